@@ -1,0 +1,1 @@
+"""Rule language front end: parse, build the IR, validate it, check it."""

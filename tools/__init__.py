@@ -1,0 +1,1 @@
+"""Command-line tools: the ``provost`` entry point and its subcommands."""

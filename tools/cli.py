@@ -1,0 +1,338 @@
+"""The `provost` command line (DESIGN.md section 6 is the contract).
+
+Exit codes: 0 ok, 1 the input has errors (or a replay diverged), 2 usage errors and internal
+errors. No input ever produces a Python traceback: user errors arrive as diagnostics or
+`RulesError`, and anything else is reported as an internal error (traceback only with --debug).
+
+Heavy modules (the loader, the engine, networkx, rich) are imported inside the commands that need
+them, so `provost --help` and `provost check` on a missing file stay fast, and a command whose
+module is not part of this build reports that instead of crashing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+from dsl.diagnostics import Diagnostic, RulesError, did_you_mean, sort_key
+
+CHECK_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
+"""Files `check` picks up when given a folder."""
+
+
+# --- argument types ----------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+
+
+def _agent_list(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of agent names, got {text!r}")
+    return names
+
+
+# --- parser ------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser; every subcommand's options are parsed here, run elsewhere."""
+    parser = argparse.ArgumentParser(
+        prog="provost", description="Rules-as-data for euro board games: check, export and play rule files.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
+    # --debug is also accepted after the subcommand; SUPPRESS keeps the global value if absent.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("check", parents=[common], help="check rule files and IR files; print diagnostics")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for " + ", ".join(CHECK_SUFFIXES))
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("play", parents=[common], help="play one game with agents")
+    p.add_argument("ruleset", metavar="RULESET", help="a shipped ruleset name (caylus, caylus1303, ys) or a path")
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, metavar="N")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
+    p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("play", "tools.commands_play", "run_play"))
+
+    p = sub.add_parser("replay", parents=[common], help="replay a game log and verify it reproduces")
+    p.add_argument("log", metavar="LOG")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("replay", "tools.commands_play", "run_replay"))
+
+    p = sub.add_parser("sim", parents=[common], help="play many seeded games and summarise the results")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, metavar="N")
+    p.add_argument("--games", type=_positive_int, required=True, metavar="G")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("sim", "tools.commands_sim", "run_sim"))
+
+    p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--kind", choices=("road", "deps"), default="road")
+    p.add_argument("-o", "--output", metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
+    p.set_defaults(func=_dispatch("graph", "tools.commands_graph", "run_graph"))
+
+    p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--format", choices=("json", "yaml"), default="json")
+    p.add_argument("--variant", metavar="NAME")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
+    p.add_argument("ruleset", nargs="?", metavar="RULESET")
+    p.set_defaults(func=cmd_variants)
+    return parser
+
+
+# --- lazy command modules ----------------------------------------------------------------------
+
+
+class _Unavailable(Exception):
+    """The module implementing a command is not part of this build."""
+
+    def __init__(self, command: str):
+        super().__init__(command)
+        self.command = command
+
+
+def _import_optional(module: str, command: str) -> ModuleType:
+    """Import `module`, turning "this module does not exist" into `_Unavailable`.
+
+    Only the module itself (or a parent package) being absent counts; an ImportError raised from
+    inside an existing module is a bug and propagates as one.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            raise _Unavailable(command) from None
+        raise
+
+
+def _attr(module: ModuleType, name: str, command: str) -> Any:
+    func = getattr(module, name, None)
+    if func is None:
+        raise _Unavailable(command)
+    return func
+
+
+def _dispatch(command: str, module: str, func: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        return int(_attr(_import_optional(module, command), func, command)(args) or 0)
+
+    return run
+
+
+def _loader(command: str) -> ModuleType:
+    return _import_optional("dsl.loader", command)
+
+
+# --- check -------------------------------------------------------------------------------------
+
+
+def collect_files(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
+    """Expand folders (recursively, sorted, skipping hidden folders) into checkable files.
+
+    Missing paths become P005 diagnostics here, so `check` reports them even without a loader.
+    Files named explicitly are checked whatever their suffix.
+    """
+    files: list[str] = []
+    diags: list[Diagnostic] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+                found += [os.path.join(root, n) for n in names if n.lower().endswith(CHECK_SUFFIXES)]
+            files += sorted(found)
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            diags.append(Diagnostic(path, 1, 1, "error", "P005", "file not found"))
+    unique = list(dict.fromkeys(files))
+    return unique, diags
+
+
+def _counts(diags: Sequence[Diagnostic]) -> dict[str, int]:
+    return {key: sum(d.severity == sev for d in diags)
+            for key, sev in (("errors", "error"), ("warnings", "warning"), ("notes", "note"))}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    files, diags = collect_files(args.paths)
+    if files:
+        check_file = _attr(_loader("check"), "check_file", "check")
+        for path in files:
+            try:
+                found = list(check_file(path))
+            except RulesError as exc:
+                found = exc.diagnostics
+            diags += sorted(found, key=sort_key)
+    counts = _counts(diags)
+    if args.format == "json":
+        print(json.dumps({"files": files, "diagnostics": [d.to_dict() for d in diags], **counts}, indent=2))
+    else:
+        for diag in diags:
+            print(diag.format_text())
+        summary = f"checked {_plural(len(files), 'file')}: {_plural(counts['errors'], 'error')}, " \
+                  f"{_plural(counts['warnings'], 'warning')}"
+        if counts["notes"]:
+            summary += f", {_plural(counts['notes'], 'note')}"
+        print(summary, file=sys.stderr)
+    failed = counts["errors"] > 0 or (args.strict and counts["warnings"] > 0)
+    return 1 if failed else 0
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    loader = _loader("export")
+    load_ruleset = _attr(loader, "load_ruleset", "export")
+    dump_ir = _attr(loader, "dump_ir", "export")
+    ir, diags = load_ruleset(args.ruleset, variant=args.variant)
+    _print_diagnostics(diags)
+    if ir is None or any(d.severity == "error" for d in diags):
+        return 1
+    text = dump_ir(ir, args.format)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+# --- variants ----------------------------------------------------------------------------------
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    shipped = _attr(_loader("variants"), "list_shipped", "variants")()
+    if args.ruleset is not None:
+        names = [r["name"] for r in shipped]
+        shipped = [r for r in shipped if r["name"] == args.ruleset]
+        if not shipped:
+            print(f"provost: error: no shipped ruleset named '{args.ruleset}'"
+                  f"{did_you_mean(args.ruleset, names)} (shipped: {', '.join(names)})", file=sys.stderr)
+            return 1
+    header = ("RULESET", "VARIANT", "TITLE", "DESCRIPTION")
+    rows = []
+    for ruleset in shipped:
+        rows.append((ruleset["name"], "(base)", ruleset.get("title") or "", ""))
+        for variant in ruleset.get("variants", []):
+            rows.append(("", variant["name"], variant.get("title") or "", variant.get("description") or ""))
+    if sys.stdout.isatty():
+        _print_rich_table(header, rows)
+    else:
+        _print_plain_table(header, rows)
+    return 0
+
+
+def _print_plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def _print_rich_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*header, box=None, header_style="bold")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+
+
+# --- main --------------------------------------------------------------------------------------
+
+
+def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
+    for diag in sorted(diags, key=sort_key):
+        print(diag.format_text(), file=sys.stderr)
+
+
+def _tolerate_unencodable_output() -> None:
+    """Odd file names (surrogate escapes) must not turn printing a diagnostic into a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit-time flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (argparse usage errors give 2)."""
+    _tolerate_unencodable_output()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        code = args.func(args)
+        sys.stdout.flush()  # inside the try, so a closed pipe is handled below
+        return code
+    except RulesError as exc:
+        _print_diagnostics(exc.diagnostics)
+        return 1
+    except _Unavailable as exc:
+        print(f"provost: error: the '{exc.command}' command is not available in this build", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug, reported as one
+        if args.debug:
+            traceback.print_exc()
+        advice = "" if args.debug else " (run with --debug for the traceback)"
+        print(f"provost: internal error: {type(exc).__name__}: {exc}{advice}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
