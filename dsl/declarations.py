@@ -1,0 +1,379 @@
+"""Raw IR -> structured IR: give every declaration kind its fields.
+
+The grammar parses every declaration as ``kind words... [: body]``; this module
+knows what each kind means (which words and attributes it takes) and reports
+the rest as positioned errors with "did you mean" suggestions.  The result is
+the IR described by dsl/schema.json: one dict per declaration with a ``kind``.
+"""
+from __future__ import annotations
+
+from .diagnostics import Diagnostic, did_you_mean, register
+
+register("D001", "error", "unknown declaration kind")
+register("D002", "error", "declaration needs a name")
+register("D003", "error", "unknown or misplaced word in a declaration head")
+register("D004", "error", "unknown attribute for this kind of declaration")
+register("D005", "error", "attribute has a value of the wrong form")
+register("D006", "error", "attribute given twice")
+register("D007", "error", "table entry of the wrong form")
+register("D008", "error", "declaration kind not allowed here")
+
+IR_VERSION = 1
+
+YES_NO = {"yes": True, "no": False, "true": True, "false": False}
+
+
+class Builder:
+    def __init__(self, path: str):
+        self.path = path
+        self.diags: list[Diagnostic] = []
+
+    # ------------------------------------------------------------ reporting
+    def error(self, pos, code: str, message: str) -> None:
+        line, col = (pos[0], pos[1]) if pos else (1, 1)
+        self.diags.append(Diagnostic(self.path, line, col, "error", code, message))
+
+    # ------------------------------------------------------------ entry point
+    def build_file(self, raw_items: list) -> dict:
+        decls = []
+        for item in raw_items:
+            if item.get("decl") == "variant":
+                decls.append(self.variant(item))
+            else:
+                decls.extend(self.decl(item))
+        return {"provost_ir": IR_VERSION, "decls": decls}
+
+    def variant(self, item: dict) -> dict:
+        changes = []
+        for it in item["items"]:
+            change = it.get("change")
+            if change is None:
+                for d in self.decl(it):
+                    changes.append({"op": "add", "decl": d, "pos": d["pos"]})
+            elif change == "replace":
+                for d in self.decl(it["decl"]):
+                    changes.append({"op": "replace", "decl": d, "pos": it["pos"]})
+            elif change == "replace_step":
+                changes.append({"op": "replace_step", "phase": it["phase"], "step": it["step"],
+                                "body": it["body"], "pos": it["pos"]})
+            else:
+                out = {"op": "remove", "kind": it["kind"], "name": it["name"], "pos": it["pos"]}
+                if "step" in it:
+                    out = {"op": "remove_step", "phase": it["name"], "step": it["step"], "pos": it["pos"]}
+                changes.append(out)
+        return {"kind": "variant", "name": item["name"], "title": item["title"], "extends": item["extends"],
+                "description": None, "changes": changes, "pos": item["pos"]}
+
+    def decl(self, raw: dict) -> list[dict]:
+        kind = raw["decl"]
+        if kind == "let":
+            return [{"kind": "let", "name": raw["name"], "params": raw["params"], "value": raw["value"],
+                     "pos": raw["pos"]}]
+        if kind == "variant":
+            self.error(raw["pos"], "D008", "a variant cannot be declared inside another variant")
+            return []
+        handler = getattr(self, "k_" + kind, None)
+        if handler is None:
+            self.error(raw["pos"], "D001", "unknown declaration kind '%s'%s" % (kind, did_you_mean(kind, KINDS)))
+            return []
+        return handler(raw)
+
+    # ------------------------------------------------------------ helpers
+    def head(self, raw: dict, *, need_name: bool = True):
+        """Split the head words into name, params, title and the remaining words."""
+        words = list(raw["words"])
+        name = params = title = None
+        if words and "name" in words[0]:
+            name = words.pop(0)["name"]
+        elif need_name:
+            self.error(raw["pos"], "D002", "a %s declaration needs a name" % raw["decl"])
+        if words and "params" in words[0]:
+            params = words.pop(0)["params"]
+        rest = []
+        for w in words:
+            if "str" in w and title is None:
+                title = w["str"]
+            else:
+                rest.append(w)
+        return name, params, title, rest
+
+    def attributes(self, raw: dict, allowed: dict) -> dict:
+        """Collect ``attr args`` lines and ``attr:`` blocks of a declaration body.
+
+        ``allowed`` maps attribute name -> "block" | "args".
+        """
+        out: dict = {}
+        for st in raw["body"] or []:
+            if st["s"] == "block":
+                key, value, form = st["label"], st["body"], "block"
+            elif st["s"] == "call":
+                key, value, form = st["name"], st, "args"
+            else:
+                self.error(st["pos"], "D004", "a %s declaration holds attributes, not statements" % raw["decl"])
+                continue
+            if key not in allowed:
+                self.error(st["pos"], "D004", "unknown attribute '%s' for a %s%s"
+                           % (key, raw["decl"], did_you_mean(key, allowed)))
+                continue
+            if allowed[key] == "block" and form == "args":
+                # A one-statement effect written on the attribute's line: `work: gain 1 wood`
+                # parses as a block already, so an args form here means `work gain ...`.
+                self.error(st["pos"], "D005", "'%s' takes a block: write '%s:' followed by effects" % (key, key))
+                continue
+            if allowed[key] == "args" and form == "block":
+                self.error(st["pos"], "D005", "'%s' takes values on its line, not a block" % key)
+                continue
+            if key in out:
+                self.error(st["pos"], "D006", "attribute '%s' given twice" % key)
+                continue
+            out[key] = value
+        return out
+
+    def one_arg(self, call: dict | None, what: str, kinds=("int",)):
+        if call is None:
+            return None
+        if len(call["args"]) != 1 or call["kw"]:
+            self.error(call["pos"], "D005", "'%s' takes exactly one value" % call["name"])
+            return None
+        a = call["args"][0]
+        if a["e"] == "int" and "int" in kinds:
+            return a["v"]
+        if a["e"] == "name" and "name" in kinds:
+            return a["id"]
+        if a["e"] == "name" and "bool" in kinds and a["id"] in YES_NO:
+            return YES_NO[a["id"]]
+        if a["e"] == "str" and "str" in kinds:
+            return a["v"]
+        if a["e"] == "range" and "range" in kinds and a["lo"]["e"] == "int" and a["hi"]["e"] == "int":
+            return [a["lo"]["v"], a["hi"]["v"]]
+        if "expr" in kinds:
+            return a
+        self.error(a["pos"], "D005", "'%s' expects %s" % (call["name"], what))
+        return None
+
+    def names_arg(self, call: dict | None) -> list[str]:
+        if call is None:
+            return []
+        out = []
+        for a in call["args"]:
+            if a["e"] != "name":
+                self.error(a["pos"], "D005", "'%s' expects names" % call["name"])
+                continue
+            out.append(a["id"])
+        return out
+
+    def words_as_flags(self, rest: list, raw: dict, allowed: dict) -> dict:
+        """Parse head words like ``per player start 6 max 28 reset round``.
+
+        ``allowed`` maps a word to the number of following words it takes.
+        """
+        flags: dict = {}
+        i = 0
+        while i < len(rest):
+            w = rest[i]
+            word = w.get("name")
+            if word is None or word not in allowed:
+                shown = word if word is not None else w.get("str", w.get("int"))
+                self.error(w["pos"], "D003", "unexpected '%s' in a %s declaration%s"
+                           % (shown, raw["decl"], did_you_mean(str(shown), allowed)))
+                i += 1
+                continue
+            n = allowed[word]
+            vals = rest[i + 1:i + 1 + n]
+            if len(vals) < n:
+                self.error(w["pos"], "D003", "'%s' needs a value" % word)
+                break
+            flags[word] = [v.get("name", v.get("int", v.get("str"))) for v in vals]
+            i += 1 + n
+        return flags
+
+    # ------------------------------------------------------------ kinds
+    def k_game(self, raw):
+        name, _, title, rest = self.head(raw)
+        for w in rest:
+            self.error(w["pos"], "D003", "unexpected word in the game declaration")
+        a = self.attributes(raw, {"description": "args", "players": "args", "score": "args",
+                                  "ends_if": "args", "rounds": "args", "max_rounds": "args"})
+        players = self.one_arg(a.get("players"), "a range like 3..5", ("range", "int"))
+        if isinstance(players, int):
+            players = [players, players]
+        return [{"kind": "game", "name": name, "title": title,
+                 "description": self.one_arg(a.get("description"), "a string", ("str",)),
+                 "players": players, "score": self.one_arg(a.get("score"), "a resource name", ("name",)),
+                 "ends_if": self.one_arg(a.get("ends_if"), "a condition", ("expr",)),
+                 "max_rounds": self.one_arg(a.get("max_rounds"), "a number", ("int",)),
+                 "rounds": self.names_arg(a.get("rounds")),
+                 "rounds_pos": a["rounds"]["pos"] if "rounds" in a else raw["pos"],
+                 "pos": raw["pos"]}]
+
+    def k_resource(self, raw):
+        # resource food "food", wood "wood"   -- several resources in one line
+        out = []
+        for w in raw["words"]:
+            if "name" in w:
+                out.append({"kind": "resource", "name": w["name"], "title": None, "pos": w["pos"]})
+            elif "str" in w and out and out[-1]["title"] is None:
+                out[-1]["title"] = w["str"]
+            else:
+                self.error(w["pos"], "D003", "a resource declaration lists names with optional titles")
+        if not out:
+            self.error(raw["pos"], "D002", "a resource declaration needs a name")
+        if raw["body"]:
+            self.error(raw["pos"], "D005", "a resource declaration has no body")
+        return out
+
+    def k_counter(self, raw):
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0, "by": 1, "start": 1, "min": 1,
+                                                "max": 1, "reset": 1, "visible": 1})
+        scope = "global" if "global" in flags else "player"
+        if "per" in flags and flags["per"] != ["player"]:
+            self.error(raw["pos"], "D003", "a counter is 'per player' or 'global'")
+        for key in ("start", "min", "max"):
+            if key in flags and not isinstance(flags[key][0], int):
+                self.error(raw["pos"], "D005", "'%s' takes a number" % key)
+                flags.pop(key)
+        return [{"kind": "counter", "name": name, "title": title, "scope": scope,
+                 "by": flags.get("by", [None])[0],
+                 "start": flags.get("start", [0])[0], "min": flags.get("min", [0])[0],
+                 "max": flags.get("max", [None])[0], "reset": flags.get("reset", [None])[0],
+                 "visible": flags.get("visible", ["public"])[0], "pos": raw["pos"]}]
+
+    def k_enum(self, raw):
+        name, _, title, rest = self.head(raw)
+        values = []
+        for w in rest:
+            if "name" in w:
+                values.append(w["name"])
+            else:
+                self.error(w["pos"], "D003", "enum values are names")
+        return [{"kind": "enum", "name": name, "title": title, "values": values, "pos": raw["pos"]}]
+
+    def k_track(self, raw):
+        name, _, title, rest = self.head(raw)
+        length = None
+        for w in rest:
+            if "int" in w and length is None:
+                length = w["int"]
+            else:
+                self.error(w["pos"], "D003", "a track declaration is 'track NAME LENGTH'")
+        if length is None:
+            self.error(raw["pos"], "D005", "a track needs a length")
+        return [{"kind": "track", "name": name, "title": title, "length": length, "pos": raw["pos"]}]
+
+    def k_order(self, raw):
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"reset": 1})
+        return [{"kind": "order", "name": name, "title": title, "reset": flags.get("reset", [None])[0],
+                 "pos": raw["pos"]}]
+
+    def k_category(self, raw):
+        name, _, title, rest = self.head(raw)
+        for w in rest:
+            self.error(w["pos"], "D003", "unexpected word in a category declaration")
+        a = self.attributes(raw, {"workable": "args", "transformable": "args", "removed_to": "args"})
+        return [{"kind": "category", "name": name, "title": title,
+                 "workable": bool(self.one_arg(a.get("workable"), "yes or no", ("bool",))),
+                 "transformable": bool(self.one_arg(a.get("transformable"), "yes or no", ("bool",))),
+                 "removed_to": self.one_arg(a.get("removed_to"), "supply or discard", ("name",)) or "discard",
+                 "pos": raw["pos"]}]
+
+    def k_space(self, raw):
+        name, _, title, rest = self.head(raw)
+        tags = [w["name"] for w in rest if "name" in w]
+        a = self.attributes(raw, {"slots": "args", "per_player": "args", "placeable": "args", "work": "block"})
+        placeable = self.one_arg(a.get("placeable"), "yes or no", ("bool",))
+        return [{"kind": "space", "name": name, "title": title, "tags": tags,
+                 "slots": self.one_arg(a.get("slots"), "a number", ("int",)) or 1,
+                 "per_player": self.one_arg(a.get("per_player"), "a number", ("int",)),
+                 "placeable": True if placeable is None else placeable,
+                 "work": a.get("work"), "pos": raw["pos"]}]
+
+    def k_building(self, raw):
+        name, _, title, rest = self.head(raw)
+        category = None
+        for w in rest:
+            if "name" in w and category is None:
+                category = w["name"]
+            else:
+                self.error(w["pos"], "D003", "a building head is 'building NAME \"Title\" CATEGORY'")
+        if category is None:
+            self.error(raw["pos"], "D005", "building '%s' needs a category" % name)
+        a = self.attributes(raw, {"cost": "args", "prestige": "args", "count": "args", "at": "args",
+                                  "income": "args", "work": "block", "owner": "block", "on_build": "block"})
+        count = self.one_arg(a.get("count"), "a number or 'unlimited'", ("int", "name"))
+        if isinstance(count, str) and count != "unlimited":
+            self.error(a["count"]["pos"], "D005", "'count' expects a number or 'unlimited'")
+            count = 1
+        cost = []
+        if "cost" in a:
+            for arg in a["cost"]["args"]:
+                if arg["e"] != "amount":
+                    self.error(arg["pos"], "D005", "a cost is a list of amounts like '1 wood, 2 food'")
+                    continue
+                cost.append(arg)
+        return [{"kind": "building", "name": name, "title": title, "category": category, "cost": cost,
+                 "prestige": self.one_arg(a.get("prestige"), "a number", ("int",)) or 0,
+                 "count": 1 if count is None else count,
+                 "at": self.one_arg(a.get("at"), "a road space number", ("int",)),
+                 "income": self.one_arg(a.get("income"), "a number", ("int",)) or 0,
+                 "work": a.get("work"), "owner": a.get("owner"), "on_build": a.get("on_build"),
+                 "pos": raw["pos"]}]
+
+    def k_effect(self, raw):
+        name, params, title, rest = self.head(raw)
+        for w in rest:
+            self.error(w["pos"], "D003", "unexpected word in an effect declaration")
+        return [{"kind": "effect", "name": name, "title": title, "params": params or [],
+                 "body": raw["body"] or [], "pos": raw["pos"]}]
+
+    def k_trigger(self, raw):
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"on": 1})
+        if "on" not in flags:
+            self.error(raw["pos"], "D005", "a trigger needs 'on EVENT'")
+        return [{"kind": "trigger", "name": name, "title": title, "event": flags.get("on", [None])[0],
+                 "body": raw["body"] or [], "pos": raw["pos"]}]
+
+    def k_phase(self, raw):
+        name, _, title, rest = self.head(raw)
+        for w in rest:
+            self.error(w["pos"], "D003", "unexpected word in a phase declaration")
+        return [{"kind": "phase", "name": name, "title": title, "body": raw["body"] or [], "pos": raw["pos"]}]
+
+    def _unnamed_block(self, raw):
+        if raw["words"]:
+            self.error(raw["words"][0]["pos"], "D003", "'%s' takes no name" % raw["decl"])
+        return [{"kind": raw["decl"], "name": raw["decl"], "body": raw["body"] or [], "pos": raw["pos"]}]
+
+    k_setup = _unnamed_block
+    k_final = _unnamed_block
+
+    def k_table(self, raw):
+        name, _, title, rest = self.head(raw)
+        return [{"kind": "table", "name": name, "title": title,
+                 "entries": self.table_entries(raw["body"] or []), "pos": raw["pos"]}]
+
+    def table_entries(self, body: list) -> list:
+        out = []
+        for st in body:
+            if st["s"] == "entry":
+                out.append({"from": st["key"]["from"], "to": st["key"]["to"], "body": st["body"], "pos": st["pos"]})
+            elif st["s"] == "block":
+                inner = st["body"]
+                if inner and all(s["s"] in ("entry", "block") for s in inner):
+                    out.append({"key": st["label"], "entries": self.table_entries(inner), "pos": st["pos"]})
+                else:
+                    out.append({"key": st["label"], "body": inner, "pos": st["pos"]})
+            else:
+                self.error(st["pos"], "D007", "a table holds entries 'KEY: effect'")
+        return out
+
+
+KINDS = sorted(k[2:] for k in dir(Builder) if k.startswith("k_")) + ["let"]
+
+
+def build_ir(raw_items: list, path: str) -> tuple[dict, list[Diagnostic]]:
+    b = Builder(path)
+    ir = b.build_file(raw_items)
+    return ir, b.diags

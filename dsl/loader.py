@@ -1,0 +1,331 @@
+"""The pipeline, stage by stage: text -> tree -> IR -> schema -> variants -> checks.
+
+``load_ruleset`` is what the interpreter and the CLI use; ``check_file`` is
+``provost check``.  Every stage returns diagnostics instead of raising, and a
+stage only runs when the ones before it produced no errors.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+
+from .declarations import build_ir
+from .diagnostics import Diagnostic, RulesError, did_you_mean, register
+from .parser import parse_text
+from .source import IR_SUFFIXES, load_ir_document, read_source
+from .to_ir import tree_to_raw
+
+register("L001", "error", "unknown ruleset or variant")
+register("L002", "error", "variant base cannot be found")
+register("L003", "error", "variants extend each other in a cycle")
+register("L004", "error", "a variant changes a definition that does not exist")
+register("L005", "error", "a ruleset file must hold one game or one variant")
+
+MAX_VARIANT_DEPTH = 16
+
+
+@dataclass
+class Ruleset:
+    """A complete, resolved ruleset: the base game's declarations with every variant applied."""
+    name: str
+    variant: str | None
+    decls: list[dict]
+    files: list[str]                      # the file each declaration came from (parallel to decls)
+    chain: list[str] = field(default_factory=list)   # files from the base game to the variant
+    digest: str = ""
+
+    def by_kind(self, kind: str) -> list[dict]:
+        return [d for d in self.decls if d["kind"] == kind]
+
+    def game(self) -> dict:
+        return next(d for d in self.decls if d["kind"] == "game")
+
+    def file_of(self, decl: dict) -> str:
+        for d, f in zip(self.decls, self.files):
+            if d is decl:
+                return f
+        return self.chain[-1] if self.chain else "<rules>"
+
+
+# ------------------------------------------------------------------ single files
+def _is_ir_file(path: str) -> bool:
+    return str(path).lower().endswith(IR_SUFFIXES)
+
+
+def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
+    """One file (rule text or IR document) -> its IR, schema-checked."""
+    text, diags = read_source(path)
+    if text is None:
+        return None, diags
+    if _is_ir_file(path):
+        doc, more = load_ir_document(path, text)
+        diags += more
+        if doc is None:
+            return None, diags
+        from .schema import validate_ir
+        schema_diags = validate_ir(doc, path, text)
+        return (None if schema_diags else doc), diags + schema_diags
+    tree, more = parse_text(text, path)
+    diags += more
+    if tree is None:
+        return None, diags
+    raw = tree_to_raw(tree)
+    ir, more = build_ir(raw, path)
+    diags += more
+    from .schema import validate_ir
+    diags += validate_ir(ir, path, None)
+    return ir, diags
+
+
+def dump_ir(ir: dict, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(ir, indent=1, ensure_ascii=False) + "\n"
+    import yaml
+    return yaml.safe_dump(ir, sort_keys=False, allow_unicode=True, width=100)
+
+
+# ------------------------------------------------------------------ shipped rulesets
+def shipped_dir() -> str:
+    return str(resources.files("rulesets"))
+
+
+def _shipped_files() -> list[str]:
+    root = shipped_dir()
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for f in sorted(filenames):
+            if f.endswith(".rules"):
+                out.append(os.path.join(dirpath, f))
+    return out
+
+
+def _head_of(path: str) -> dict | None:
+    ir, diags = parse_file(path)
+    if ir is None or not ir["decls"]:
+        return None
+    return ir["decls"][0] if ir["decls"][0]["kind"] in ("game", "variant") else None
+
+
+def list_shipped() -> list[dict]:
+    games: dict[str, dict] = {}
+    variants = []
+    for f in _shipped_files():
+        if os.sep + "examples" + os.sep in f:
+            continue
+        head = _head_of(f)
+        if head is None:
+            continue
+        if head["kind"] == "game":
+            games[head["name"]] = {"name": head["name"], "title": head.get("title") or head["name"],
+                                   "description": head.get("description") or "", "path": f, "variants": []}
+        else:
+            variants.append((head, f))
+    for head, f in variants:
+        base = _root_game_of(f)
+        if base in games:
+            games[base]["variants"].append({"name": head["name"], "title": head.get("title") or head["name"],
+                                            "description": head.get("description") or "", "path": f})
+    return [games[k] for k in sorted(games)]
+
+
+def _root_game_of(path: str, depth: int = 0) -> str | None:
+    head = _head_of(path)
+    if head is None or depth > MAX_VARIANT_DEPTH:
+        return None
+    if head["kind"] == "game":
+        return head["name"]
+    base = _find_base(head["extends"], path)
+    return _root_game_of(base, depth + 1) if base else None
+
+
+def _find_base(ref: str, from_path: str) -> str | None:
+    here = os.path.dirname(os.path.abspath(from_path))
+    candidates = [os.path.join(here, ref), os.path.join(here, ref + ".rules")]
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    for f in _shipped_files():
+        head = _head_of(f) if os.path.basename(f) in (ref + ".rules",) else None
+        if head is not None:
+            return f
+    return None
+
+
+def resolve_path(ruleset: str, variant: str | None = None) -> str:
+    """A shipped ruleset or variant name, or a path, -> a file path."""
+    if os.path.exists(ruleset) and variant is None:
+        return ruleset
+    shipped = list_shipped()
+    names = [g["name"] for g in shipped]
+    base = ruleset
+    if os.path.exists(ruleset):
+        head = _head_of(ruleset)
+        base = head["name"] if head else ruleset
+    game = next((g for g in shipped if g["name"] == base), None)
+    if game is None:
+        raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown ruleset '%s'%s (shipped: %s)"
+                                     % (ruleset, did_you_mean(ruleset, names), ", ".join(names)))])
+    if variant is None:
+        return game["path"]
+    vnames = [v["name"] for v in game["variants"]]
+    for v in game["variants"]:
+        if v["name"] == variant:
+            return v["path"]
+    raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
+                                 % (variant, base, did_you_mean(variant, vnames), ", ".join(vnames) or "none"))])
+
+
+# ------------------------------------------------------------------ variants
+def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnostic]]:
+    ir, diags = parse_file(path)
+    if ir is None or any(d.severity == "error" for d in diags):
+        return None, diags
+    heads = [d for d in ir["decls"] if d["kind"] in ("game", "variant")]
+    if len(heads) != 1 or (heads[0]["kind"] == "variant" and len(ir["decls"]) != 1):
+        pos = heads[1]["pos"] if len(heads) > 1 else [1, 1]
+        return None, diags + [Diagnostic(path, pos[0], pos[1], "error", "L005",
+                                         "a ruleset file holds exactly one 'game' (with its declarations) "
+                                         "or one 'variant'")]
+    head = heads[0]
+    if head["kind"] == "game":
+        rs = Ruleset(head["name"], None, list(ir["decls"]), [path] * len(ir["decls"]), [path])
+        return rs, diags
+    if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
+        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L003",
+                                         "variant '%s' extends itself through its bases" % head["name"])]
+    base_path = _find_base(head["extends"], path)
+    if base_path is None:
+        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+                                         "cannot find the base ruleset '%s'" % head["extends"])]
+    base, more = _resolve(base_path, seen + (os.path.abspath(path),))
+    diags += more
+    if base is None:
+        return None, diags
+    more = apply_variant(base, head, path)
+    diags += more
+    base.variant = head["name"]
+    base.chain.append(path)
+    return base, diags
+
+
+def _decl_key(d: dict) -> tuple[str, str]:
+    kind = d["kind"]
+    return ("let" if kind == "let" else kind, d.get("name") or kind)
+
+
+def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
+    diags = []
+    index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
+
+    def err(pos, msg):
+        diags.append(Diagnostic(path, pos[0], pos[1], "error", "L004", msg))
+
+    for ch in variant["changes"]:
+        op = ch["op"]
+        if op == "add":
+            d = ch["decl"]
+            key = _decl_key(d)
+            if key in index:
+                err(ch["pos"], "%s '%s' already exists in the base; use 'replace %s %s'"
+                    % (key[0], key[1], key[0], key[1]))
+                continue
+            index[key] = len(rs.decls)
+            rs.decls.append(d)
+            rs.files.append(path)
+        elif op == "replace":
+            d = ch["decl"]
+            key = _decl_key(d)
+            if key not in index:
+                same = [k[1] for k in index if k[0] == key[0]]
+                err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
+                continue
+            rs.decls[index[key]] = d
+            rs.files[index[key]] = path
+        elif op == "remove":
+            key = (ch["kind"], ch["name"])
+            if key not in index:
+                same = [k[1] for k in index if k[0] == key[0]]
+                err(ch["pos"], "cannot remove %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
+                continue
+            i = index.pop(key)
+            rs.decls[i] = None
+            rs.files[i] = None
+        elif op in ("replace_step", "remove_step"):
+            key = ("phase", ch["phase"])
+            if key not in index:
+                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase" % ch["phase"])
+                continue
+            phase = dict(rs.decls[index[key]])
+            body, found = [], False
+            for st in phase["body"]:
+                if st["s"] == "step" and st["name"] == ch["step"]:
+                    found = True
+                    if op == "replace_step":
+                        body.append(dict(st, body=ch["body"]))
+                else:
+                    body.append(st)
+            if not found:
+                steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
+                err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], ch["step"], did_you_mean(ch["step"], steps)))
+                continue
+            phase["body"] = body
+            rs.decls[index[key]] = phase
+            rs.files[index[key]] = path
+    keep = [(d, f) for d, f in zip(rs.decls, rs.files) if d is not None]
+    rs.decls = [d for d, _ in keep]
+    rs.files = [f for _, f in keep]
+    return diags
+
+
+# ------------------------------------------------------------------ public entry points
+def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
+    from .checks import run_checks
+    diags = diags + run_checks(rs)
+    rs.digest = hashlib.sha256(json.dumps(rs.decls, sort_keys=True).encode()).hexdigest()[:16]
+    return diags
+
+
+def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
+    rs, diags = _resolve(path)
+    if rs is None:
+        return None, diags
+    diags = _finish(rs, diags)
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+    return rs, diags
+
+
+def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None, list[Diagnostic]]:
+    """For `provost export`: the IR of one file (a variant file exports as the overlay it is)."""
+    path = resolve_path(ruleset, variant)
+    ir, diags = parse_file(path)
+    if ir is None or any(d.severity == "error" for d in diags):
+        return None, diags
+    rs, more = load(path)
+    diags += [d for d in more if d not in diags]
+    return (ir if rs is not None else None), diags
+
+
+def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
+    """For the engine: a resolved, checked ruleset, or RulesError."""
+    path = resolve_path(ruleset, variant)
+    rs, diags = load(path)
+    if rs is None:
+        raise RulesError([d for d in diags if d.severity == "error"])
+    return rs
+
+
+def check_file(path: str) -> list[Diagnostic]:
+    rs, diags = _resolve(path)
+    if rs is not None:
+        diags = _finish(rs, diags)
+    seen, out = set(), []
+    for d in diags:
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out

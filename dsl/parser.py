@@ -1,0 +1,161 @@
+"""Text -> Lark parse tree.  The only module that talks to Lark's parser.
+
+One parser is built per process (LALR, contextual lexer, positions kept,
+grammar analysis cached on disk) and every Lark exception is turned into a
+positioned :class:`~dsl.diagnostics.Diagnostic`, never raised to the caller.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from .diagnostics import Diagnostic, register
+
+register("P100", "error", "syntax error: unexpected token")
+register("P101", "error", "syntax error: unexpected character")
+register("P102", "error", "inconsistent indentation")
+register("P103", "error", "nesting too deep")
+register("P104", "error", "too many lines or tokens")
+
+# Limits that keep a hostile file from hanging the parser or exhausting memory.
+MAX_LINES = 20_000
+MAX_BRACKET_DEPTH = 64
+MAX_INDENT_DEPTH = 32
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+    def process(self, stream):
+        # Bound nesting before the parser (and later the recursive passes) see it.
+        for tok in super().process(stream):
+            if self.paren_level > MAX_BRACKET_DEPTH:
+                raise _TooDeep(tok, "brackets nested more than %d deep" % MAX_BRACKET_DEPTH)
+            if len(self.indent_level) > MAX_INDENT_DEPTH + 1:
+                raise _TooDeep(tok, "blocks nested more than %d deep" % MAX_INDENT_DEPTH)
+            yield tok
+
+
+class _TooDeep(Exception):
+    def __init__(self, tok: Token, message: str):
+        super().__init__(message)
+        self.tok = tok
+        self.message = message
+
+
+def _cache_path() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(tempfile.gettempdir(), "provost-cache")
+    try:
+        os.makedirs(base, exist_ok=True)
+        return os.path.join(base, "grammar.lalr")
+    except OSError:
+        return ""
+
+
+@functools.cache
+def get_parser() -> Lark:
+    cache = _cache_path()
+    return Lark.open_from_package(
+        "dsl", "grammar.lark", ("",),
+        parser="lalr", lexer="contextual", postlex=_RulesIndenter(),
+        propagate_positions=True, maybe_placeholders=True,
+        cache=cache or False,
+    )
+
+
+_TOKEN_NAMES = {
+    "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block", "$END": "end of file",
+    "NAME": "name", "INT": "number", "STRING": "string", "COLON": "':'", "COMMA": "','",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "EQUAL": "'='", "SET_OP": "'=', '+=' or '-='", "COMP_OP": "comparison",
+}
+
+
+def _describe(names) -> str:
+    shown = sorted({_TOKEN_NAMES.get(n, n.lower().strip("_") if n.isupper() else n) for n in names})
+    if len(shown) > 8:
+        shown = shown[:8] + ["..."]
+    return ", ".join(shown)
+
+
+def _token_text(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    if tok.type in ("_NL",):
+        return "end of line"
+    if tok.type in ("_INDENT", "_DEDENT"):
+        return "a change of indentation"
+    return repr(str(tok))
+
+
+def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse rule-file text; return the tree or the syntax diagnostics."""
+    n_lines = text.count("\n") + 1
+    if n_lines > MAX_LINES:
+        return None, [Diagnostic(path, MAX_LINES + 1, 1, "error", "P104",
+                                 "file has %d lines; the limit is %d" % (n_lines, MAX_LINES))]
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        return get_parser().parse(text), []
+    except _TooDeep as e:
+        return None, [Diagnostic(path, e.tok.line or 1, e.tok.column or 1, "error", "P103", e.message)]
+    except UnexpectedToken as e:
+        tok = e.token
+        line, col = _position_of(e, tok, text)
+        expected = _describe(e.accepts or e.expected)
+        msg = "unexpected %s; expected %s" % (_token_text(tok), expected)
+        return None, [Diagnostic(path, line, col, "error", "P100", msg)]
+    except UnexpectedCharacters as e:
+        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
+        msg = "unexpected character %r" % ch
+        if e.allowed:
+            msg += "; expected %s" % _describe(e.allowed)
+        return None, [Diagnostic(path, e.line, e.column, "error", "P101", msg)]
+    except DedentError as e:
+        line = _line_of_bad_dedent(text)
+        return None, [Diagnostic(path, line, 1, "error", "P102", "unindent does not match any outer indentation level")]
+    except UnexpectedInput as e:  # pragma: no cover - other LALR input errors
+        return None, [Diagnostic(path, max(e.line, 1), max(e.column, 1), "error", "P100", str(e).splitlines()[0])]
+    except RecursionError:
+        return None, [Diagnostic(path, 1, 1, "error", "P103", "expression nested too deeply")]
+    except LarkError as e:  # pragma: no cover
+        return None, [Diagnostic(path, 1, 1, "error", "P100", str(e).splitlines()[0])]
+
+
+def _position_of(e: UnexpectedToken, tok: Token, text: str) -> tuple[int, int]:
+    line = getattr(tok, "line", None) or e.line
+    col = getattr(tok, "column", None) or e.column
+    if tok.type in ("$END", "_DEDENT") or not line or line < 1:
+        # Truncated input: point just past the last non-blank character.
+        stripped = text.rstrip()
+        line = stripped.count("\n") + 1
+        col = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return max(line, 1), max(col, 1)
+
+
+def _line_of_bad_dedent(text: str) -> int:
+    stack = [0]
+    for i, raw in enumerate(text.splitlines(), 1):
+        body = raw.split("#", 1)[0]
+        if not body.strip():
+            continue
+        width = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+        if width > stack[-1]:
+            stack.append(width)
+        else:
+            while width < stack[-1]:
+                stack.pop()
+            if width != stack[-1]:
+                return i
+    return 1

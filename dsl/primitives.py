@@ -1,0 +1,78 @@
+"""The effect and function library the rule language can call.
+
+This table is the contract between the checker and the interpreter: the
+checker validates every call against it (unknown name, arity, keyword
+arguments, argument kinds) and the interpreter must implement every entry
+(tests/test_primitives.py checks both directions).  ``says`` is the English
+sentence the rulebook generator and error messages use.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Signature:
+    min_args: int
+    max_args: int | None          # None: any number
+    kwargs: tuple[str, ...] = ()
+    arg_kinds: tuple[str, ...] = ()  # per position, last one repeats: amount|expr|space|order|category|building
+    says: str = ""
+    context: tuple[str, ...] = field(default_factory=tuple)  # names the primitive binds for its body
+
+
+# Statements that act on the game (called as `name arg, arg, key=value`).
+EFFECTS: dict[str, Signature] = {
+    "gain": Signature(1, None, (), ("amount",), "the acting player gains {args}"),
+    "pay": Signature(1, None, (), ("amount",), "the acting player pays {args} (the option is legal only if they can)"),
+    "lose": Signature(1, None, (), ("amount",), "the acting player loses {args}, never going below the minimum"),
+    "nothing": Signature(0, 0, (), (), "nothing happens"),
+    "pass_turn": Signature(0, 0, (), (), "the acting player passes and joins the passing order"),
+    "place_worker": Signature(1, 1, (), ("space",), "the acting player puts a worker on {0}"),
+    "move_worker": Signature(2, 2, (), ("space", "space"), "the acting player's worker moves from {0} to {1} at no cost"),
+    "return_workers": Signature(1, 1, (), ("space",), "every worker on {0} goes back to its owner"),
+    "activate": Signature(1, None, (), ("space",), "each of {args} is activated in turn for the workers on it"),
+    "activate_road": Signature(1, 1, (), ("expr",), "the road spaces {0} are activated in order; workers beyond come home"),
+    "move_in_order": Signature(3, 3, (), ("order", "expr", "expr"), "in {0}, {1} moves to place {2}"),
+    "shuffle": Signature(1, 1, (), ("order",), "{0} is shuffled"),
+    "deal_tiles": Signature(2, 2, (), ("category", "expr"), "the {0} tiles are shuffled onto road spaces {1}"),
+    "build_tile": Signature(1, 1, ("discount",), ("category",),
+                            "the acting player may build a {0} tile, paying its cost"),
+    "transform_tile": Signature(2, 2, (), ("expr", "building"), "{0} becomes a {1} of the acting player"),
+    "do": Signature(1, 1, (), ("expr",), "the effect in {0} happens"),
+}
+
+# Functions usable inside expressions.
+FUNCTIONS: dict[str, Signature] = {
+    "count": Signature(1, 1, says="the number of {0}"),
+    "sum": Signature(1, 1, says="the sum of {0}"),
+    "max": Signature(1, 1, says="the largest of {0}"),
+    "min": Signature(1, 1, says="the smallest of {0}"),
+    "abs": Signature(1, 1, says="the size of {0}"),
+    "first": Signature(1, 1, says="the first of {0}"),
+    "index": Signature(2, 2, says="the place of {1} in {0}, from 0"),
+    "position": Signature(2, 2, ("order", "expr"), says="the place of {1} in {0}, from 1"),
+    "occupants": Signature(1, 1, (), ("space",), says="the players with workers on {0}, in order of arrival"),
+    "open_spaces": Signature(0, 0, says="the spaces where the acting player may put a worker"),
+    "road_tiles": Signature(0, 0, says="the tiles on the road"),
+    "owned_tiles": Signature(1, 1, says="the tiles on the road owned by {0}"),
+    "multisets": Signature(2, 2, says="every way to pick {1} items from {0}, repeats allowed"),
+}
+
+# Names that are always defined.  Context names exist only where a primitive binds them.
+CONSTANTS = {"none": None, "yes": True, "no": False, "unlimited": -1}
+CONTEXT_NAMES = {
+    "player": "the acting player",
+    "target": "the space a trigger's event concerns",
+    "slot": "the place of the worker being activated, from 1",
+    "self": "the space or tile being activated",
+}
+
+# Events the engine emits, for `trigger NAME on EVENT:`; each binds these names.
+EVENTS = {
+    "worker_placed": ("player", "target"),
+    "tile_built": ("player", "target"),
+}
+
+# Tile and space attributes readable as `t.NAME`.
+ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title"}
