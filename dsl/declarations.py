@@ -271,11 +271,13 @@ class Builder:
         name, _, title, rest = self.head(raw)
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in a category declaration")
-        a = self.attributes(raw, {"workable": "args", "transformable": "args", "removed_to": "args"})
+        a = self.attributes(raw, {"workable": "args", "transformable": "args", "removed_to": "args",
+                                  "built_on": "args"})
         return [{"kind": "category", "name": name, "title": title,
                  "workable": bool(self.one_arg(a.get("workable"), "yes or no", ("bool",))),
                  "transformable": bool(self.one_arg(a.get("transformable"), "yes or no", ("bool",))),
                  "removed_to": self.one_arg(a.get("removed_to"), "supply or discard", ("name",)) or "discard",
+                 "built_on": self.one_arg(a.get("built_on"), "a category", ("name",)),
                  "pos": raw["pos"]}]
 
     def k_space(self, raw):

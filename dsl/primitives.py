@@ -27,7 +27,7 @@ EFFECTS: dict[str, Signature] = {
     "pay": Signature(1, None, (), ("amount",), "the acting player pays {args} (the option is legal only if they can)"),
     "lose": Signature(1, None, (), ("amount",), "the acting player loses {args}, never going below the minimum"),
     "nothing": Signature(0, 0, (), (), "nothing happens"),
-    "pass_turn": Signature(0, 0, (), (), "the acting player passes and joins the passing order"),
+    "pass_turn": Signature(0, 1, (), ("order",), "the acting player passes (and joins {0})"),
     "place_worker": Signature(1, 1, (), ("space",), "the acting player puts a worker on {0}"),
     "move_worker": Signature(2, 2, (), ("space", "space"), "the acting player's worker moves from {0} to {1} at no cost"),
     "return_workers": Signature(1, 1, (), ("space",), "every worker on {0} goes back to its owner"),
@@ -49,6 +49,7 @@ FUNCTIONS: dict[str, Signature] = {
     "max": Signature(1, 1, says="the largest of {0}"),
     "min": Signature(1, 1, says="the smallest of {0}"),
     "abs": Signature(1, 1, says="the size of {0}"),
+    "held": Signature(1, 1, says="how much of {0} the acting player has"),
     "first": Signature(1, 1, says="the first of {0}"),
     "index": Signature(2, 2, says="the place of {1} in {0}, from 0"),
     "position": Signature(2, 2, ("order", "expr"), says="the place of {1} in {0}, from 1"),
@@ -60,6 +61,7 @@ FUNCTIONS: dict[str, Signature] = {
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
+# A resource's name is the resource itself (a symbol); `held(food)` is the amount.
 CONSTANTS = {"none": None, "yes": True, "no": False, "unlimited": -1}
 CONTEXT_NAMES = {
     "player": "the acting player",

@@ -1,0 +1,311 @@
+"""IR statements -> nodes; the effect primitives of dsl/primitives.py live here.
+
+Each ``p_NAME`` method compiles one primitive call into a node.  Primitives
+that complete at once are ``Atom`` closures over game methods; the ones that
+may stop for a decision (choices, building, activation) are their own nodes.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+from .expressions import RuleRuntimeError
+
+
+class EffectCompiler:
+    def __init__(self, program):
+        self.p = program
+
+    @property
+    def ex(self):
+        return self.p.expr
+
+    # ------------------------------------------------------------ blocks
+    def block(self, stmts, scope) -> int:
+        nid = self.p.reserve()
+        self.compile_into(nid, stmts, scope)
+        return nid
+
+    def compile_into(self, nid: int, stmts, scope) -> None:
+        children = []
+        scope = frozenset(scope)
+        first_pos = stmts[0]["pos"] if stmts else None
+        for st in stmts or []:
+            children.append(self.stmt(st, scope))
+            if st["s"] == "let":
+                scope = scope | {st["name"]}
+        node = N.Seq(children)
+        node.id, node.pos = nid, first_pos
+        self.p.nodes[nid] = node
+
+    def stmt(self, st, scope) -> int:
+        return getattr(self, "s_" + st["s"])(st, scope)
+
+    # ------------------------------------------------------------ control flow
+    def s_if(self, st, scope):
+        branches = [(self.ex.compile(c, scope), self.block(b, scope)) for c, b in st["branches"]]
+        orelse = self.block(st["else"], scope) if st["else"] else None
+        return self.p.add(N.If(branches, orelse), st["pos"])
+
+    def s_for(self, st, scope):
+        inner = scope | {st["var"]}
+        return self.p.add(N.For(st["var"], self.ex.compile(st["iter"], scope), self.block(st["body"], inner),
+                                st["acting"]), st["pos"])
+
+    def s_as(self, st, scope):
+        return self.p.add(N.As(self.ex.compile(st["player"], scope), self.block(st["body"], scope)), st["pos"])
+
+    def s_repeat(self, st, scope):
+        times = self.ex.compile(st["times"], scope) if st["times"] is not None else None
+        cond = self.ex.compile(st["while"], scope) if st["while"] is not None else None
+        return self.p.add(N.Repeat(times, cond, self.block(st["body"], scope)), st["pos"])
+
+    def s_turns(self, st, scope):
+        return self.p.add(N.Turns(self.ex.compile(st["order"], scope), self.block(st["body"], scope)), st["pos"])
+
+    def s_break(self, st, scope):
+        return self.p.add(N.Break(), st["pos"])
+
+    def s_step(self, st, scope):
+        return self.block(st["body"], scope)
+
+    def s_block(self, st, scope):
+        raise RuleRuntimeError("'%s:' is not a statement here" % st["label"], st["pos"])
+
+    s_entry = s_block
+
+    def s_choose(self, st, scope):
+        options = []
+        for o in st["options"]:
+            params, inner = [], scope
+            for prm in o["params"]:
+                it = self.ex.compile(prm["in"], inner)
+                inner = inner | {prm["name"]}
+                where = self.ex.compile(prm["where"], inner) if prm["where"] is not None else None
+                params.append((prm["name"], it, where))
+            when = self.ex.compile(o["when"], inner) if o["when"] is not None else None
+            requires = self._requirement(o["body"], inner)
+            options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"]))
+        return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])
+
+    def _requirement(self, body, scope):
+        """An option is legal only if the payments that open its effect can be made."""
+        checks = []
+        for st in body:
+            if st["s"] == "call" and st["name"] == "pay":
+                checks.append(self.amounts(st["args"], scope))
+            elif st["s"] == "call" and st["name"] == "place_worker":
+                checks.append(None)
+            else:
+                break
+        if not checks:
+            return None
+
+        def requires(g, env):
+            need: dict = {}
+            p = env["player"]
+            for amounts in checks:
+                if amounts is None:
+                    if g.s.counters["workers"][p] <= 0:
+                        return False
+                    continue
+                for res, n in amounts(g, env):
+                    need[res] = need.get(res, 0) + n
+            counters = g.s.counters
+            return all(counters[r][p] >= n for r, n in need.items())
+        return requires
+
+    def s_defer(self, st, scope):
+        target = self.ex.compile(st["until_vacant"], scope)
+        body = self.block(st["body"], scope)
+
+        def defer(g, env):
+            g.defer_until_vacant(target(g, env), body, env)
+        return self.p.add(N.Atom(defer), st["pos"])
+
+    # ------------------------------------------------------------ state changes
+    def s_let(self, st, scope):
+        name = st["name"]
+        value = self.ex.compile(st["value"], scope)
+
+        def let(g, env):
+            env[name] = value(g, env)
+        return self.p.add(N.Atom(let), st["pos"])
+
+    def s_set(self, st, scope):
+        t = st["target"]
+        name = t["name"]
+        c = self.p.counters.get(name)
+        if c is None:
+            raise RuleRuntimeError("'%s' is not a counter" % name, st["pos"])
+        value = self.ex.compile(st["value"], scope)
+        index = self.ex.compile(t["index"], scope) if t["index"] is not None else None
+        who = self.ex.compile(t["of"], scope) if t["of"] is not None else None
+        slots = self.p.enum_index.get(c["by"]) if c["by"] else None
+        lo, hi = c["min"], c["max"]
+        op = st["op"]
+        per_player = c["scope"] == "player"
+        pos = st["pos"]
+
+        def set_counter(g, env):
+            v = value(g, env)
+            counters = g.s.counters
+            holder, key = counters, name
+            if per_player:
+                holder = counters[name]
+                key = who(g, env) if who is not None else env["player"]
+            if index is not None:
+                holder = holder[key]
+                try:
+                    key = slots[index(g, env)]
+                except (KeyError, TypeError):
+                    raise RuleRuntimeError("'%s' has no entry %r" % (name, index(g, env)), pos)
+            old = holder[key]
+            new = v if op == "=" else old + v if op == "+=" else old - v
+            if lo is not None and new < lo:
+                new = lo
+            if hi is not None and new > hi:
+                new = hi
+            holder[key] = new
+        return self.p.add(N.Atom(set_counter), st["pos"])
+
+    # ------------------------------------------------------------ calls
+    def s_call(self, st, scope):
+        name = st["name"]
+        if name in self.p.effects:
+            return self._call_effect(st, scope)
+        prim = getattr(self, "p_" + name, None)
+        if prim is None:
+            raise RuleRuntimeError("unknown effect '%s'" % name, st["pos"])
+        return prim(st, scope)
+
+    def _call_effect(self, st, scope):
+        d = self.p.effects[st["name"]]
+        args = [self.ex.compile(a, scope) for a in st["args"]]
+        params = d["params"]
+        body = self.p.effect_nodes[st["name"]]
+
+        def call(g, env):
+            local = {"player": env.get("player")}
+            for n, a in zip(params, args):
+                local[n] = a(g, env)
+            g.s.stack.append([body, 0, local, None])
+        return self.p.add(N.Atom(call), st["pos"])
+
+    def amounts(self, args, scope):
+        """Compile `2 food, 1 c, b` into a closure giving [(resource, n), ...]."""
+        parts = []
+        for a in args:
+            if a["e"] == "amount":
+                n = self.ex.compile(a["n"], scope)
+                what = a["what"]
+                if what in scope:
+                    parts.append(("var", n, what))
+                elif what in self.p.resources:
+                    parts.append(("res", n, what))
+                else:
+                    raise RuleRuntimeError("'%s' is not a resource" % what, a["pos"])
+            else:
+                parts.append(("bundle", self.ex.compile(a, scope), None))
+
+        def evaluate(g, env):
+            out = []
+            for kind, f, what in parts:
+                if kind == "res":
+                    out.append((what, f(g, env)))
+                elif kind == "var":
+                    out.append((env[what], f(g, env)))
+                else:
+                    v = f(g, env)
+                    for r in (v if type(v) is list else [v]):
+                        out.append((r, 1))
+            return out
+        return evaluate
+
+    def p_gain(self, st, scope):
+        amounts = self.amounts(st["args"], scope)
+        return self.p.add(N.Atom(lambda g, env: g.gain(env["player"], amounts(g, env))), st["pos"])
+
+    def p_pay(self, st, scope):
+        amounts = self.amounts(st["args"], scope)
+        pos = st["pos"]
+        return self.p.add(N.Atom(lambda g, env: g.pay(env["player"], amounts(g, env), pos)), st["pos"])
+
+    def p_lose(self, st, scope):
+        amounts = self.amounts(st["args"], scope)
+        return self.p.add(N.Atom(lambda g, env: g.lose(env["player"], amounts(g, env))), st["pos"])
+
+    def p_nothing(self, st, scope):
+        return self.p.add(N.Atom(lambda g, env: None), st["pos"])
+
+    def p_pass_turn(self, st, scope):
+        order = st["args"][0]["id"] if st["args"] else None
+        return self.p.add(N.Atom(lambda g, env: g.pass_turn(env["player"], order)), st["pos"])
+
+    def _args(self, st, scope):
+        return [self.ex.compile(a, scope) for a in st["args"]]
+
+    def p_place_worker(self, st, scope):
+        (target,) = self._args(st, scope)
+        return self.p.add(N.Atom(lambda g, env: g.place_worker(env["player"], target(g, env))), st["pos"])
+
+    def p_move_worker(self, st, scope):
+        a, b = self._args(st, scope)
+        return self.p.add(N.Atom(lambda g, env: g.move_worker(env["player"], a(g, env), b(g, env))), st["pos"])
+
+    def p_return_workers(self, st, scope):
+        (a,) = self._args(st, scope)
+        return self.p.add(N.Atom(lambda g, env: g.return_all(a(g, env))), st["pos"])
+
+    def p_activate(self, st, scope):
+        spaces = [a["id"] for a in st["args"]]
+        return self.p.add(N.Activate(spaces, None), st["pos"])
+
+    def p_activate_road(self, st, scope):
+        rng = st["args"][0]
+        if rng["e"] == "range":
+            upto = self.ex.compile(rng["hi"], scope)
+        else:
+            upto = self.ex.compile(rng, scope)
+        return self.p.add(N.Activate(None, upto), st["pos"])
+
+    def p_move_in_order(self, st, scope):
+        order = st["args"][0]["id"]
+        who, where = self._args(st, scope)[1:]
+        return self.p.add(N.Atom(lambda g, env: g.move_in_order(order, who(g, env), where(g, env))), st["pos"])
+
+    def p_shuffle(self, st, scope):
+        order = st["args"][0]["id"]
+        return self.p.add(N.Atom(lambda g, env: g.shuffle_order(order)), st["pos"])
+
+    def p_deal_tiles(self, st, scope):
+        cat = st["args"][0]["id"]
+        rng = self.ex.compile(st["args"][1], scope)
+        return self.p.add(N.Atom(lambda g, env: g.deal_tiles(cat, rng(g, env))), st["pos"])
+
+    def p_build_tile(self, st, scope):
+        cat = self.ex.compile(st["args"][0], scope)
+        discount = None
+        if "discount" in st["kw"]:
+            amounts = self.amounts([st["kw"]["discount"]], scope)
+
+            def discount(g, env):
+                out: dict = {}
+                for r, n in amounts(g, env):
+                    out[r] = out.get(r, 0) + n
+                return out
+        return self.p.add(N.BuildTile(cat, discount), st["pos"])
+
+    def p_transform_tile(self, st, scope):
+        target = self.ex.compile(st["args"][0], scope)
+        kind = st["args"][1]["id"]
+        return self.p.add(N.Atom(lambda g, env: g.transform_tile(env["player"], target(g, env), kind)), st["pos"])
+
+    def p_do(self, st, scope):
+        (cell,) = self._args(st, scope)
+        pos = st["pos"]
+
+        def do(g, env):
+            node = cell(g, env)
+            if type(node) is not int:
+                raise RuleRuntimeError("'do' needs one table entry, got %r" % (node,), pos)
+            g.s.stack.append([node, 0, env, None])
+        return self.p.add(N.Atom(do), st["pos"])

@@ -1,0 +1,460 @@
+"""The game: a compiled program plus a state, driven one decision at a time.
+
+    g = Game.new(load_checked("caylus"), players=4, seed=1)
+    while not g.finished:
+        g.apply(g.legal_options()[0])
+
+The engine only knows general mechanisms (counters, orders, spaces and
+workers, tiles on a road, choices, triggers); every game-specific rule comes
+from the rule file.
+"""
+from __future__ import annotations
+
+import json
+
+from dsl.diagnostics import Diagnostic, RulesError
+from dsl.loader import Ruleset, load_checked
+
+from . import nodes as N
+from . import rng
+from .expressions import RuleRuntimeError
+from .program import Program, program_for
+from .state import State
+
+ENGINE_VERSION = "1"
+
+
+class IllegalOption(ValueError):
+    """An option id that is not legal now; the state is unchanged."""
+
+    def __init__(self, option: str, legal: list[str], player):
+        shown = ", ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
+        who = "player %s" % player if player is not None else "nobody"
+        super().__init__("'%s' is not a legal option for %s now; legal options: %s" % (option, who, shown))
+        self.option, self.legal = option, legal
+
+
+class Game:
+    __slots__ = ("rs", "prog", "s", "seed", "variant")
+
+    # ------------------------------------------------------------ creation
+    def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
+        self.rs, self.prog, self.s, self.seed = rs, prog, state, seed
+        self.variant = rs.variant
+
+    @classmethod
+    def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
+        if isinstance(rs, str):
+            rs = load_checked(rs, variant)
+        prog = program_for(rs)
+        lo, hi = prog.game["players"] or [1, 8]
+        if players is None:
+            players = max(lo, min(4, hi))
+        if not lo <= players <= hi:
+            raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001",
+                                         "%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))])
+        s = State(players)
+        s.rng = rng.seed_state(seed)
+        g = cls(rs, prog, s, seed)
+        g._init_state()
+        g._run()
+        return g
+
+    def _init_state(self):
+        s, prog, n = self.s, self.prog, self.s.players
+        for name, c in prog.counters.items():
+            size = len(prog.enums[c["by"]]) if c["by"] else None
+            start = c["start"]
+            if c["scope"] == "player":
+                s.counters[name] = [[start] * size if size else start for _ in range(n)]
+            else:
+                s.counters[name] = [start] * size if size else start
+        for name in prog.orders:
+            s.orders[name] = list(range(n)) if name == "turn_order" else []
+        s.road = [None] * (prog.road_length + 1)
+        for name, b in prog.buildings.items():
+            if b["at"] is not None:
+                self._place_tile(name, b["at"], -1)
+            else:
+                s.supply[name] = b["count"]
+        if "turn_order" not in s.orders:
+            s.orders["turn_order"] = list(range(n))
+        s.stack = [[prog.root_id, 0, {"player": None}, None]]
+
+    # ------------------------------------------------------------ the decision API
+    @property
+    def finished(self) -> bool:
+        return self.s.finished
+
+    def current_player(self):
+        return self.s.pending["player"] if self.s.pending else None
+
+    def legal_options(self) -> list[str]:
+        return list(self.s.pending["options"]) if self.s.pending else []
+
+    def prompt(self) -> str:
+        return self.s.pending["prompt"] if self.s.pending else ""
+
+    def apply(self, option: str) -> None:
+        s = self.s
+        pend = s.pending
+        if pend is None or option not in pend["options"]:
+            raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None)
+        frame = s.stack[-1]
+        entry = frame[3][pend["options"].index(option)]
+        s.pending = None
+        s.decisions += 1
+        self.prog.nodes[frame[0]].choose(self, frame, entry)
+        self._run()
+
+    def ask(self, player, prompt, options, node):
+        self.s.pending = {"player": player, "prompt": prompt, "options": options}
+
+    def _run(self):
+        s = self.s
+        nodes = self.prog.nodes
+        stack = s.stack
+        try:
+            while stack and s.pending is None:
+                f = stack[-1]
+                nodes[f[0]].run(self, f)
+        except RuleRuntimeError as e:
+            pos = e.pos or [1, 1]
+            raise RulesError([Diagnostic(self.rs.chain[-1] if self.rs.chain else "<rules>", pos[0], pos[1],
+                                         "error", "E100", "while playing: %s" % e)]) from None
+
+    # ------------------------------------------------------------ results
+    def scores(self) -> list[int]:
+        return list(self.s.counters[self.prog.score])
+
+    def winners(self) -> list[int]:
+        sc = self.scores()
+        best = max(sc)
+        return [i for i, v in enumerate(sc) if v == best]
+
+    def ended(self) -> bool:
+        return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False
+
+    # ------------------------------------------------------------ save, resume, clone
+    def to_json(self) -> str:
+        return json.dumps({"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
+                           "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()},
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, rs: Ruleset | None = None) -> "Game":
+        d = json.loads(text)
+        if rs is None:
+            rs = load_checked(d["ruleset"], d["variant"])
+        if rs.digest != d["digest"]:
+            raise RulesError([Diagnostic("<save>", 1, 1, "error", "E002",
+                                         "the saved game was played with other rules (digest %s, now %s)"
+                                         % (d["digest"], rs.digest))])
+        prog = program_for(rs)
+        return cls(rs, prog, State.from_dict(d["state"]), d["seed"])
+
+    def clone(self) -> "Game":
+        return Game(self.rs, self.prog, self.s.clone(), self.seed)
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see: everything public, nothing hidden from them."""
+        s = self.s
+        counters = {}
+        for name, c in self.prog.counters.items():
+            vis = c.get("visible", "public")
+            v = s.counters[name]
+            if vis == "public":
+                counters[name] = v
+            elif vis == "owner" and c["scope"] == "player":
+                counters[name] = [x if i == player else None for i, x in enumerate(v)]
+        return {"player": player, "round": s.round, "phase": s.phase, "counters": counters,
+                "orders": s.orders, "occupants": s.occ, "road": s.road,
+                "tiles": {k: list(v) for k, v in s.tiles.items()},
+                "supply": s.supply, "to_move": self.current_player(),
+                "options": self.legal_options() if self.current_player() == player else []}
+
+    # ------------------------------------------------------------ primitives: resources
+    def gain(self, p, amounts):
+        counters, lims = self.s.counters, self.prog.counters
+        for res, n in amounts:
+            row = counters[res]
+            v = row[p] + n
+            hi = lims[res]["max"]
+            if hi is not None and v > hi:
+                v = hi
+            lo = lims[res]["min"]
+            if lo is not None and v < lo:
+                v = lo
+            row[p] = v
+
+    def pay(self, p, amounts, pos=None):
+        counters = self.s.counters
+        for res, n in amounts:
+            if counters[res][p] < n:
+                raise RuleRuntimeError("player %d cannot pay %d %s" % (p, n, res), pos)
+        for res, n in amounts:
+            counters[res][p] -= n
+
+    def lose(self, p, amounts):
+        self.gain(p, [(r, -n) for r, n in amounts])
+
+    # ------------------------------------------------------------ primitives: turns and orders
+    def pass_turn(self, p, order):
+        for f in reversed(self.s.stack):
+            if isinstance(self.prog.nodes[f[0]], N.Turns) and f[3] is not None:
+                if p not in f[3]["passed"]:
+                    f[3]["passed"].append(p)
+                break
+        if order is not None and p not in self.s.orders[order]:
+            self.s.orders[order].append(p)
+
+    def move_in_order(self, order, p, place):
+        lst = self.s.orders[order]
+        if p in lst:
+            lst.remove(p)
+        lst.insert(max(0, min(len(lst), place - 1)), p)
+
+    def shuffle_order(self, order):
+        self.s.rng = rng.shuffle(self.s.rng, self.s.orders[order])
+
+    def reset(self, when):
+        s, prog = self.s, self.prog
+        for name, c in prog.counters.items():
+            if c["reset"] == when:
+                start = c["start"]
+                v = s.counters[name]
+                if c["scope"] == "player":
+                    s.counters[name] = [[start] * len(x) if type(x) is list else start for x in v]
+                else:
+                    s.counters[name] = [start] * len(v) if type(v) is list else start
+        for name, o in prog.orders.items():
+            if o["reset"] == when:
+                s.orders[name] = []
+
+    # ------------------------------------------------------------ primitives: workers and spaces
+    def open_spaces(self, p) -> list:
+        s, prog = self.s, self.prog
+        occ = s.occ
+        out = []
+        for name, d in prog.spaces.items():
+            if not d["placeable"]:
+                continue
+            here = occ.get(name)
+            if here:
+                if len(here) >= d["slots"]:
+                    continue
+                if d["per_player"] is not None and here.count(p) >= d["per_player"]:
+                    continue
+            out.append(name)
+        cats = prog.categories
+        tiles = s.tiles
+        for t in s.road:
+            if t is None or occ.get(t):
+                continue
+            kind = tiles[t][0]
+            cat = cats.get(prog.buildings[kind]["category"])
+            if cat is not None and cat["workable"] and kind in prog.work_nodes:
+                out.append(t)
+        return out
+
+    def place_worker(self, p, target):
+        w = self.s.counters["workers"]
+        w[p] -= 1
+        self.s.occ.setdefault(target, []).append(p)
+        self.emit("worker_placed", p, target)
+
+    def move_worker(self, p, src, dst):
+        here = self.s.occ.get(src, [])
+        if p in here:
+            here.remove(p)
+        self.s.occ.setdefault(dst, []).append(p)
+        self.emit("worker_placed", p, dst)
+        if not here:
+            self._vacated(src)
+
+    def return_one(self, where, p):
+        here = self.s.occ.get(where)
+        if here and p in here:
+            here.remove(p)
+            self.s.counters["workers"][p] += 1
+            if not here:
+                self._vacated(where)
+
+    def return_all(self, where):
+        here = self.s.occ.get(where)
+        if here:
+            w = self.s.counters["workers"]
+            for p in here:
+                w[p] += 1
+            self.s.occ[where] = []
+            self._vacated(where)
+
+    def return_road_beyond(self, upto):
+        road = self.s.road
+        for i in range(upto + 1, len(road)):
+            if road[i] is not None:
+                self.return_all(road[i])
+
+    def owner_of(self, where) -> int:
+        t = self.s.tiles.get(where)
+        return t[1] if t is not None else -1
+
+    def work_body(self, where):
+        t = self.s.tiles.get(where)
+        return self.prog.work_nodes.get(t[0] if t is not None else where)
+
+    def defer_until_vacant(self, target, body, env):
+        if self.s.occ.get(target):
+            self.s.deferred.append([target, body, dict(env)])
+        else:
+            self.s.stack.append([body, 0, env, None])
+
+    def _vacated(self, where):
+        if not self.s.deferred:
+            return
+        keep, fire = [], []
+        for d in self.s.deferred:
+            (fire if d[0] == where else keep).append(d)
+        self.s.deferred = keep
+        for target, body, env in reversed(fire):
+            self.s.stack.append([body, 0, env, None])
+
+    def emit(self, event, player, target):
+        for node in reversed(self.prog.triggers.get(event, ())):
+            self.s.stack.append([node, 0, {"player": player, "target": target}, None])
+
+    # ------------------------------------------------------------ primitives: tiles
+    def _instance_name(self, kind) -> str:
+        tiles = self.s.tiles
+        if kind not in tiles:
+            return kind
+        k = 2
+        while "%s_%d" % (kind, k) in tiles:
+            k += 1
+        return "%s_%d" % (kind, k)
+
+    def _place_tile(self, kind, slot, owner) -> str:
+        name = self._instance_name(kind)
+        self.s.tiles[name] = [kind, owner]
+        self.s.road[slot] = name
+        return name
+
+    def _remove_tile(self, inst):
+        s = self.s
+        kind, owner = s.tiles.pop(inst)
+        slot = s.road.index(inst)
+        s.road[slot] = None
+        cat = self.prog.categories.get(self.prog.buildings[kind]["category"], {})
+        if owner >= 0 and cat.get("removed_to") == "supply" and s.supply.get(kind, 0) >= 0:
+            s.supply[kind] = s.supply.get(kind, 0) + 1
+        return slot
+
+    def deal_tiles(self, category, slots):
+        s, prog = self.s, self.prog
+        kinds = []
+        for name, b in prog.buildings.items():
+            if b["category"] == category and s.supply.get(name, 0) > 0:
+                kinds.extend([name] * s.supply[name])
+        s.rng = rng.shuffle(s.rng, kinds)
+        for slot, kind in zip(slots, kinds):
+            if 0 < slot < len(s.road) and s.road[slot] is None:
+                s.supply[kind] -= 1
+                self._place_tile(kind, slot, -1)
+
+    def first_free_slot(self):
+        road = self.s.road
+        for i in range(1, len(road)):
+            if road[i] is None:
+                return i
+        return None
+
+    def build_options(self, p, category, discount) -> list:
+        """[[id, (kind, payment, onto)]] for every tile of the category the player can build now."""
+        s, prog = self.s, self.prog
+        cat = prog.categories.get(category)
+        if cat is None:
+            return []
+        onto_cat = cat.get("built_on")
+        if onto_cat:
+            sites = [t for t in s.road if t is not None and s.tiles[t][1] == p
+                     and prog.buildings[s.tiles[t][0]]["category"] == onto_cat]
+        else:
+            sites = [None] if self.first_free_slot() is not None else []
+        if not sites:
+            return []
+        have = {r: s.counters[r][p] for r in prog.resources}
+        out = []
+        for kind, b in prog.buildings.items():
+            if b["category"] != category or s.supply.get(kind, 0) == 0:
+                continue
+            for label, payment in self._payments(b["cost"], discount, have):
+                for site in sites:
+                    oid = "build:" + kind + ("/" + label if label else "") + ("@" + site if site else "")
+                    out.append([oid, [kind, payment, site]])
+        return out
+
+    def _payments(self, cost, discount, have):
+        """Ways to pay a cost: fixed amounts, plus a choice of resource for 'any of' amounts."""
+        fixed: dict = {}
+        choices = []
+        left = dict(discount)
+        for a in cost:
+            n = a["n"]["v"] if a["n"]["e"] == "int" else 1
+            what = a["what"]
+            if what in self.prog.resources:
+                cut = min(n, left.get(what, 0))
+                left[what] = left.get(what, 0) - cut
+                if n - cut:
+                    fixed[what] = fixed.get(what, 0) + n - cut
+            else:
+                options = self.prog.let_value(what)(self, {})
+                choices.append((n, options))
+        results = [("", fixed)]
+        for n, options in choices:
+            nxt = []
+            for label, pay in results:
+                for r in options:
+                    cut = min(n, left.get(r, 0))
+                    need = dict(pay)
+                    if n - cut:
+                        need[r] = need.get(r, 0) + n - cut
+                    nxt.append(((label + "+" if label else "") + r, need))
+            results = nxt
+        seen, out = set(), []
+        for label, pay in results:
+            if all(have.get(r, 0) >= k for r, k in pay.items()):
+                key = tuple(sorted(pay.items()))
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append((label if choices else "", pay))
+        return out
+
+    def do_build(self, p, spec):
+        kind, payment, site = spec
+        s, prog = self.s, self.prog
+        for r, n in payment.items():
+            s.counters[r][p] -= n
+        if site is not None:
+            slot = self._remove_tile(site)
+        else:
+            slot = self.first_free_slot()
+        if s.supply.get(kind, 0) > 0:
+            s.supply[kind] -= 1
+        inst = self._place_tile(kind, slot, p)
+        b = prog.buildings[kind]
+        self.gain(p, [(prog.score, b["prestige"])])
+        node = prog.on_build_nodes.get(kind)
+        if node is not None:
+            s.stack.append([node, 0, {"player": p, "self": inst}, None])
+        self.emit("tile_built", p, inst)
+
+    def transform_tile(self, p, target, kind):
+        if target not in self.s.tiles:
+            return
+        slot = self._remove_tile(target)
+        inst = self._place_tile(kind, slot, p)
+        self.gain(p, [(self.prog.score, self.prog.buildings[kind]["prestige"])])
+        node = self.prog.on_build_nodes.get(kind)
+        if node is not None:
+            self.s.stack.append([node, 0, {"player": p, "self": inst}, None])

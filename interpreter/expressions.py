@@ -1,0 +1,342 @@
+"""IR expressions -> Python closures ``f(g, env) -> value``.
+
+Names are resolved once, at compile time, to the thing they denote (a local
+binding, a counter, an order, a let, a symbol), so evaluation does no lookups
+by kind.  Values are ints, strings (symbols: resources, spaces, tiles, enum
+values), lists, dicts, None, and table references (see ``TableRef``).
+"""
+from __future__ import annotations
+
+import itertools
+import operator
+
+from dsl.primitives import CONSTANTS
+
+
+class RuleRuntimeError(Exception):
+    """An expression failed at run time (a bad index, a type clash); carries the rule's position."""
+
+    def __init__(self, message: str, pos=None):
+        super().__init__(message)
+        self.pos = pos
+
+
+class TableRef:
+    """A table, or a row of one, while an expression indexes into it."""
+    __slots__ = ("entries",)
+
+    def __init__(self, entries):
+        self.entries = entries   # list of (key, payload): key is a symbol or (from, to); payload node id or TableRef
+
+    def lookup(self, key, pos):
+        for k, payload in self.entries:
+            if type(k) is tuple:
+                if type(key) is int and key >= k[0] and (k[1] is None or key <= k[1]):
+                    return payload
+            elif k == key:
+                return payload
+        raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
+
+
+_BINOPS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+
+
+def _floordiv(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+class ExprCompiler:
+    """Compiles expressions against a Program (which knows the declarations)."""
+
+    def __init__(self, program):
+        self.p = program
+
+    def compile(self, e, scope: frozenset):
+        kind = e["e"]
+        return getattr(self, "c_" + kind)(e, scope)
+
+    # ------------------------------------------------------------ literals
+    def c_int(self, e, scope):
+        v = e["v"]
+        return lambda g, env: v
+
+    def c_str(self, e, scope):
+        v = e["v"]
+        return lambda g, env: v
+
+    def c_list(self, e, scope):
+        items = [self.compile(i, scope) for i in e["items"]]
+        return lambda g, env: [f(g, env) for f in items]
+
+    def c_dict(self, e, scope):
+        items = [(k, self.compile(v, scope)) for k, v in e["items"]]
+        return lambda g, env: {k: f(g, env) for k, f in items}
+
+    def c_range(self, e, scope):
+        lo, hi = self.compile(e["lo"], scope), self.compile(e["hi"], scope)
+        return lambda g, env: list(range(lo(g, env), hi(g, env) + 1))
+
+    def c_amount(self, e, scope):  # only valid where amounts are; compiled by the statement compiler
+        raise RuleRuntimeError("an amount is not a value here", e["pos"])
+
+    # ------------------------------------------------------------ names
+    def c_name(self, e, scope):
+        name = e["id"]
+        pos = e["pos"]
+        if name in scope:
+            def local(g, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise RuleRuntimeError("'%s' is not bound here" % name, pos)
+            return local
+        p = self.p
+        if name in p.counters and name not in p.resources:
+            c = p.counters[name]
+            if c["by"] is not None:
+                if c["scope"] == "player":
+                    return lambda g, env: g.s.counters[name][env["player"]]
+                return lambda g, env: g.s.counters[name]
+            if c["scope"] == "player":
+                return lambda g, env: g.s.counters[name][env["player"]]
+            return lambda g, env: g.s.counters[name]
+        if name in p.orders:
+            return lambda g, env: g.s.orders[name][:]
+        if name in p.lets:
+            let = p.lets[name]
+            if let["params"]:
+                raise RuleRuntimeError("'%s' needs arguments" % name, pos)
+            return p.let_value(name)
+        if name in p.enums:
+            values = p.enums[name]
+            return lambda g, env: list(values)
+        if name in p.tables:
+            ref = p.tables[name]
+            return lambda g, env: ref
+        if name in CONSTANTS:
+            v = CONSTANTS[name]
+            return lambda g, env: v
+        if name in ("player", "target", "slot", "self"):
+            def ctx(g, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise RuleRuntimeError("'%s' is not defined here" % name, pos)
+            return ctx
+        # Any other declared name is a symbol: a resource, a space, a building, an enum value.
+        return lambda g, env: name
+
+    # ------------------------------------------------------------ operators
+    def c_binop(self, e, scope):
+        op = e["op"]
+        a, b = self.compile(e["left"], scope), self.compile(e["right"], scope)
+        if op == "and":
+            return lambda g, env: a(g, env) and b(g, env)
+        if op == "or":
+            return lambda g, env: a(g, env) or b(g, env)
+        if op == "in":
+            return lambda g, env: a(g, env) in b(g, env)
+        if op == "not in":
+            return lambda g, env: a(g, env) not in b(g, env)
+        if op == "//":
+            return lambda g, env: _floordiv(a(g, env), b(g, env))
+        if op == "%":
+            return lambda g, env: _mod(a(g, env), b(g, env))
+        f = _BINOPS[op]
+        pos = e["pos"]
+        if op in ("<", "<=", ">", ">=", "+", "-", "*"):
+            def checked(g, env):
+                try:
+                    return f(a(g, env), b(g, env))
+                except TypeError:
+                    raise RuleRuntimeError("cannot apply '%s' to %r and %r" % (op, a(g, env), b(g, env)), pos)
+            return checked
+        return lambda g, env: f(a(g, env), b(g, env))
+
+    def c_not(self, e, scope):
+        x = self.compile(e["x"], scope)
+        return lambda g, env: not x(g, env)
+
+    def c_neg(self, e, scope):
+        x = self.compile(e["x"], scope)
+        return lambda g, env: -x(g, env)
+
+    def c_if(self, e, scope):
+        c, t, o = (self.compile(e[k], scope) for k in ("cond", "then", "else"))
+        return lambda g, env: t(g, env) if c(g, env) else o(g, env)
+
+    def c_comp(self, e, scope):
+        var = e["var"]
+        it = self.compile(e["iter"], scope)
+        inner = scope | {var}
+        item = self.compile(e["item"], inner)
+        cond = self.compile(e["cond"], inner) if e["cond"] is not None else None
+
+        def comp(g, env):
+            out = []
+            local = dict(env)
+            for v in it(g, env):
+                local[var] = v
+                if cond is None or cond(g, local):
+                    out.append(item(g, local))
+            return out
+        return comp
+
+    def c_index(self, e, scope):
+        x, k = self.compile(e["x"], scope), self.compile(e["key"], scope)
+        pos = e["pos"]
+        # Counters indexed by an enum: map the symbol to its position once.
+        base = e["x"]
+        if base["e"] == "name" and base["id"] in self.p.counters and base["id"] not in scope:
+            c = self.p.counters[base["id"]]
+            if c["by"] is not None:
+                slot = self.p.enum_index[c["by"]]
+                name = base["id"]
+                if c["scope"] == "player":
+                    return lambda g, env: g.s.counters[name][env["player"]][slot[k(g, env)]]
+                return lambda g, env: g.s.counters[name][slot[k(g, env)]]
+
+        def index(g, env):
+            obj, key = x(g, env), k(g, env)
+            if type(obj) is TableRef:
+                payload = obj.lookup(key, pos)
+                return payload
+            try:
+                return obj[key]
+            except (KeyError, IndexError, TypeError):
+                raise RuleRuntimeError("no entry %r in %r" % (key, obj), pos)
+        return index
+
+    def c_attr(self, e, scope):
+        x = self.compile(e["x"], scope)
+        attr = e["name"]
+        p = self.p
+        pos = e["pos"]
+        return lambda g, env: p.attribute(g, x(g, env), attr, pos)
+
+    def c_of(self, e, scope):
+        x = self.compile(e["x"], scope)
+        who = self.compile(e["player"], scope)
+
+        def of(g, env):
+            local = dict(env)
+            local["player"] = who(g, env)
+            return x(g, local)
+        return of
+
+    # ------------------------------------------------------------ calls
+    def c_call(self, e, scope):
+        fn = e["fn"]
+        args = [self.compile(a, scope) for a in e["args"]]
+        p = self.p
+        pos = e["pos"]
+        if fn in p.lets:
+            let = p.lets[fn]
+            params = let["params"] or []
+            body = p.let_function(fn)
+
+            def call_let(g, env):
+                local = {"player": env.get("player")}
+                for n, a in zip(params, args):
+                    local[n] = a(g, env)
+                return body(g, local)
+            return call_let
+        impl = getattr(self, "f_" + fn, None)
+        if impl is None:
+            raise RuleRuntimeError("unknown function '%s'" % fn, pos)
+        return impl(args, pos)
+
+    def f_count(self, args, pos):
+        (a,) = args
+        return lambda g, env: len(a(g, env))
+
+    def f_sum(self, args, pos):
+        (a,) = args
+        return lambda g, env: sum(a(g, env))
+
+    def f_max(self, args, pos):
+        (a,) = args
+        return lambda g, env: max(a(g, env), default=0)
+
+    def f_min(self, args, pos):
+        (a,) = args
+        return lambda g, env: min(a(g, env), default=0)
+
+    def f_held(self, args, pos):
+        (a,) = args
+
+        def held(g, env):
+            try:
+                return g.s.counters[a(g, env)][env["player"]]
+            except (KeyError, TypeError):
+                raise RuleRuntimeError("%r is not a resource" % (a(g, env),), pos)
+        return held
+
+    def f_abs(self, args, pos):
+        (a,) = args
+        return lambda g, env: abs(a(g, env))
+
+    def f_first(self, args, pos):
+        (a,) = args
+
+        def first(g, env):
+            xs = a(g, env)
+            return xs[0] if xs else None
+        return first
+
+    def f_index(self, args, pos):
+        a, b = args
+
+        def index(g, env):
+            xs, x = a(g, env), b(g, env)
+            return xs.index(x) if x in xs else -1
+        return index
+
+    def f_position(self, args, pos):
+        a, b = args
+
+        def position(g, env):
+            xs, x = a(g, env), b(g, env)
+            return xs.index(x) + 1 if x in xs else 0
+        return position
+
+    def f_occupants(self, args, pos):
+        (a,) = args
+        return lambda g, env: g.s.occ.get(a(g, env), [])[:]
+
+    def f_open_spaces(self, args, pos):
+        return lambda g, env: g.open_spaces(env["player"])
+
+    def f_road_tiles(self, args, pos):
+        return lambda g, env: [t for t in g.s.road if t is not None]
+
+    def f_owned_tiles(self, args, pos):
+        (a,) = args
+
+        def owned(g, env):
+            who = a(g, env)
+            tiles = g.s.tiles
+            return [t for t in g.s.road if t is not None and tiles[t][1] == who]
+        return owned
+
+    def f_multisets(self, args, pos):
+        a, b = args
+        cache: dict = {}
+
+        def multisets(g, env):
+            xs, n = a(g, env), b(g, env)
+            key = (tuple(xs), n)
+            r = cache.get(key)
+            if r is None:
+                r = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
+                cache[key] = r
+            return [c[:] for c in r]
+        return multisets

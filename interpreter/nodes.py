@@ -1,0 +1,403 @@
+"""Executable nodes: what compiled statements become.
+
+The engine runs the frame on top of the stack by calling ``node.run(g, frame)``.
+A node either finishes (pops its frame), pushes child frames, or asks a
+player to decide (``g.ask``) and is later resumed through ``node.choose``.
+Because the control position is the stack of plain frames, saving, cloning
+and replaying never re-run code.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+
+def option_id(name: str, values) -> str:
+    if not values:
+        return name
+    return name + ":" + ":".join(_fmt(v) for v in values)
+
+
+def _fmt(v) -> str:
+    if type(v) is list:
+        return "+".join(_fmt(x) for x in v)
+    if v is None:
+        return "none"
+    return str(v)
+
+
+class Node:
+    __slots__ = ("id", "pos", "file")
+    is_loop = False
+
+    def run(self, g, frame):  # pragma: no cover - every node overrides
+        raise NotImplementedError
+
+
+class Seq(Node):
+    __slots__ = ("children",)
+
+    def __init__(self, children):
+        self.children = children
+
+    def run(self, g, frame):
+        pc = frame[1]
+        children = self.children
+        if pc >= len(children):
+            g.s.stack.pop()
+            return
+        if pc == len(children) - 1:
+            g.s.stack.pop()            # tail position: the last child replaces the block
+        else:
+            frame[1] = pc + 1
+        g.s.stack.append([children[pc], 0, frame[2], None])
+
+
+class Atom(Node):
+    """A statement that completes at once (it may still push frames, e.g. triggers)."""
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def run(self, g, frame):
+        g.s.stack.pop()
+        self.fn(g, frame[2])
+
+
+class If(Node):
+    __slots__ = ("branches", "orelse")
+
+    def __init__(self, branches, orelse):
+        self.branches = branches
+        self.orelse = orelse
+
+    def run(self, g, frame):
+        st = g.s.stack
+        st.pop()
+        env = frame[2]
+        for cond, body in self.branches:
+            if cond(g, env):
+                st.append([body, 0, env, None])
+                return
+        if self.orelse is not None:
+            st.append([self.orelse, 0, env, None])
+
+
+class For(Node):
+    __slots__ = ("var", "iter", "body", "acting")
+    is_loop = True
+
+    def __init__(self, var, it, body, acting):
+        self.var, self.iter, self.body, self.acting = var, it, body, acting
+
+    def run(self, g, frame):
+        items = frame[3]
+        if items is None:
+            items = frame[3] = list(self.iter(g, frame[2]))
+        i = frame[1]
+        if i >= len(items):
+            g.s.stack.pop()
+            return
+        frame[1] = i + 1
+        env = dict(frame[2])
+        env[self.var] = items[i]
+        if self.acting:
+            env["player"] = items[i]
+        g.s.stack.append([self.body, 0, env, None])
+
+
+class As(Node):
+    __slots__ = ("who", "body")
+
+    def __init__(self, who, body):
+        self.who, self.body = who, body
+
+    def run(self, g, frame):
+        g.s.stack.pop()
+        env = dict(frame[2])
+        env["player"] = self.who(g, frame[2])
+        g.s.stack.append([self.body, 0, env, None])
+
+
+class Repeat(Node):
+    __slots__ = ("times", "cond", "body")
+    is_loop = True
+
+    def __init__(self, times, cond, body):
+        self.times, self.cond, self.body = times, cond, body
+
+    def run(self, g, frame):
+        env = frame[2]
+        if self.times is not None:
+            if frame[3] is None:
+                frame[3] = self.times(g, env)
+            if frame[1] >= frame[3]:
+                g.s.stack.pop()
+                return
+        elif not self.cond(g, env):
+            g.s.stack.pop()
+            return
+        frame[1] += 1
+        g.s.stack.append([self.body, 0, env, None])
+
+
+class Turns(Node):
+    """Players act in the order's sequence, round and round, until every one has passed."""
+    __slots__ = ("order", "body")
+    is_loop = True
+
+    def __init__(self, order, body):
+        self.order, self.body = order, body
+
+    def run(self, g, frame):
+        env = frame[2]
+        data = frame[3]
+        if data is None:
+            data = frame[3] = {"next": 0, "passed": []}
+        order = self.order(g, env)
+        passed = data["passed"]
+        n = len(order)
+        if len(passed) >= n:
+            g.s.stack.pop()
+            return
+        i = data["next"]
+        for _ in range(n):
+            p = order[i % n]
+            i += 1
+            if p not in passed:
+                data["next"] = i % n
+                new = dict(env)
+                new["player"] = p
+                g.s.stack.append([self.body, 0, new, None])
+                return
+        g.s.stack.pop()  # pragma: no cover - unreachable: someone has not passed
+
+
+class Break(Node):
+    def run(self, g, frame):
+        st = g.s.stack
+        nodes = g.prog.nodes
+        while st:
+            f = st.pop()
+            if nodes[f[0]].is_loop:
+                return
+
+
+class Option:
+    __slots__ = ("name", "params", "when", "requires", "body", "pos")
+
+    def __init__(self, name, params, when, requires, body, pos):
+        self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
+
+
+class Choose(Node):
+    __slots__ = ("title", "options")
+
+    def __init__(self, title, options):
+        self.title, self.options = title, options
+
+    def legal(self, g, env):
+        """[(id, bindings, option)] for every legal option, in declaration order."""
+        out = []
+        for opt in self.options:
+            if not opt.params:
+                combos = [{}]
+            else:
+                combos = _bindings(g, env, opt.params)
+            for b in combos:
+                local = env if not b else {**env, **b}
+                if opt.when is not None and not opt.when(g, local):
+                    continue
+                if opt.requires is not None and not opt.requires(g, local):
+                    continue
+                out.append((option_id(opt.name, list(b.values())), b, opt))
+        return out
+
+    def run(self, g, frame):
+        env = frame[2]
+        legal = self.legal(g, env)
+        if not legal:
+            g.s.stack.pop()
+            return
+        if len(legal) == 1:
+            g.s.stack.pop()
+            _, b, opt = legal[0]
+            g.s.stack.append([opt.body, 0, {**env, **b} if b else env, None])
+            return
+        frame[3] = [[oid, b, self.options.index(opt)] for oid, b, opt in legal]
+        g.ask(env.get("player"), self.title, [x[0] for x in frame[3]], self)
+
+    def choose(self, g, frame, entry):
+        g.s.stack.pop()
+        oid, b, i = entry
+        env = frame[2]
+        g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
+
+
+def _bindings(g, env, params):
+    """Every assignment of the option's parameters, each drawn from its list and filtered by `where`."""
+    out = [{}]
+    for name, it, where in params:
+        nxt = []
+        for b in out:
+            local = {**env, **b}
+            for v in it(g, local):
+                if where is not None:
+                    local[name] = v
+                    if not where(g, local):
+                        continue
+                nb = dict(b)
+                nb[name] = v
+                nxt.append(nb)
+        out = nxt
+    return out
+
+
+class Activate(Node):
+    """Activate spaces (or road slots) in order: each worker on them runs the space's work.
+
+    After its work a worker comes home unless the work moved it elsewhere; on a
+    tile owned by someone else the owner's bonus runs too.  With ``road_upto``
+    the road is activated from slot 1 up to that slot, and workers beyond it
+    come home unused.
+    """
+    __slots__ = ("spaces", "road_upto")
+
+    def __init__(self, spaces, road_upto):
+        self.spaces, self.road_upto = spaces, road_upto
+
+    def run(self, g, frame):
+        s = g.s
+        d = frame[3]
+        if d is None:
+            if self.road_upto is not None:
+                upto = self.road_upto(g, frame[2])
+                d = {"road": upto, "i": 1, "snap": None, "j": 0, "cur": None, "bonus": False}
+            else:
+                d = {"road": None, "i": 0, "snap": None, "j": 0, "cur": None, "bonus": False}
+            frame[3] = d
+        if d["cur"] is not None:
+            where, p = d["cur"]
+            if d["bonus"]:
+                d["bonus"] = False
+                owner = g.owner_of(where)
+                body = g.prog.owner_body(s.tiles[where][0]) if owner >= 0 else None
+                if body is not None and owner != p:
+                    s.stack.append([body, 0, {"player": owner, "self": where, "worker": p}, None])
+                    return
+            d["cur"] = None
+            g.return_one(where, p)
+        while True:
+            if d["snap"] is None:
+                where = self._target(g, d)
+                if where is False:
+                    s.stack.pop()
+                    if d["road"] is not None:
+                        g.return_road_beyond(d["road"])
+                    return
+                if where is None:
+                    d["i"] += 1
+                    continue
+                d["snap"] = [where, s.occ.get(where, [])[:]]
+                d["j"] = 0
+            where, snap = d["snap"]
+            j = d["j"]
+            if j >= len(snap):
+                d["snap"] = None
+                d["i"] += 1
+                continue
+            d["j"] = j + 1
+            p = snap[j]
+            if p not in s.occ.get(where, ()):
+                continue
+            d["cur"] = [where, p]
+            d["bonus"] = d["road"] is not None
+            body = g.work_body(where)
+            if body is None:
+                continue
+            s.stack.append([body, 0, {"player": p, "slot": j + 1, "self": where}, None])
+            return
+
+    def _target(self, g, d):
+        """The next thing to activate: a space name, None to skip a slot, False when done."""
+        i = d["i"]
+        if d["road"] is None:
+            return self.spaces[i] if i < len(self.spaces) else False
+        road = g.s.road
+        if i > d["road"] or i >= len(road):
+            return False
+        t = road[i]
+        return t if t is not None and g.s.occ.get(t) else None
+
+
+class BuildTile(Node):
+    """Build a tile of a category from the supply, paying its cost less a discount.
+
+    Options: ``skip``, and ``build:KIND`` (``/RES`` when part of the cost may
+    be paid in several resources; ``@TILE`` for a tile built on another one).
+    """
+    __slots__ = ("category", "discount")
+
+    def __init__(self, category, discount):
+        self.category, self.discount = category, discount
+
+    def run(self, g, frame):
+        env = frame[2]
+        player = env["player"]
+        cat = self.category(g, env)
+        discount = self.discount(g, env) if self.discount is not None else {}
+        entries = [["skip", None]] + g.build_options(player, cat, discount)
+        if len(entries) == 1:
+            g.s.stack.pop()
+            return
+        frame[3] = entries
+        g.ask(player, "Build a %s building" % cat, [e[0] for e in entries], self)
+
+    def choose(self, g, frame, entry):
+        g.s.stack.pop()
+        if entry[1] is not None:
+            g.do_build(frame[2]["player"], entry[1])
+
+
+class Root(Node):
+    """The game's own flow: setup, rounds of phases, the end condition, final scoring."""
+
+    def run(self, g, frame):
+        prog, s = g.prog, g.s
+        stage = frame[1]
+        if stage == 0:                       # setup
+            frame[1] = 1
+            if prog.setup_node is not None:
+                s.stack.append([prog.setup_node, 0, {"player": None}, None])
+            return
+        if stage == 1:                       # start of a round
+            if g.ended() or s.round >= prog.max_rounds:
+                frame[1] = 3
+                return
+            s.round += 1
+            g.reset("round")
+            frame[1] = 2
+            frame[3] = 0
+            return
+        if stage == 2:                       # next phase of the round
+            i = frame[3]
+            if i > 0 and g.ended():
+                frame[1] = 3
+                return
+            if i >= len(prog.rounds):
+                frame[1] = 1
+                return
+            frame[3] = i + 1
+            name = prog.rounds[i]
+            s.phase = name
+            g.reset("phase")
+            s.stack.append([prog.phase_nodes[name], 0, {"player": None}, None])
+            return
+        if stage == 3:                       # final scoring
+            frame[1] = 4
+            s.phase = "final"
+            if prog.final_node is not None:
+                s.stack.append([prog.final_node, 0, {"player": None}, None])
+            return
+        s.stack.pop()
+        s.finished = True

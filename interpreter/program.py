@@ -1,0 +1,197 @@
+"""Checked ruleset -> executable program, built once per ruleset.
+
+Declarations are indexed by kind, expressions become closures
+(interpreter/expressions.py) and statements become nodes
+(interpreter/nodes.py) stored in one list, so a frame refers to its node by
+an integer and the game state stays plain data.
+"""
+from __future__ import annotations
+
+from dsl.loader import Ruleset
+
+from . import nodes as N
+from .effects import EffectCompiler
+from .expressions import ExprCompiler, RuleRuntimeError, TableRef
+
+
+class Program:
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.nodes: list = []
+        self.game = rs.game()
+        decls = rs.decls
+        self.counters = {d["name"]: d for d in decls if d["kind"] == "counter"}
+        self.resources = {d["name"]: d for d in decls if d["kind"] == "resource"}
+        self.enums = {d["name"]: d["values"] for d in decls if d["kind"] == "enum"}
+        self.enum_index = {k: {v: i for i, v in enumerate(vs)} for k, vs in self.enums.items()}
+        self.lets = {d["name"]: d for d in decls if d["kind"] == "let"}
+        self.orders = {d["name"]: d for d in decls if d["kind"] == "order"}
+        self.tracks = {d["name"]: d for d in decls if d["kind"] == "track"}
+        self.categories = {d["name"]: d for d in decls if d["kind"] == "category"}
+        self.spaces = {d["name"]: d for d in decls if d["kind"] == "space"}
+        self.buildings = {d["name"]: d for d in decls if d["kind"] == "building"}
+        self.effects = {d["name"]: d for d in decls if d["kind"] == "effect"}
+        self.phases = {d["name"]: d for d in decls if d["kind"] == "phase"}
+        self.score = self.game["score"]
+        self.road_name = next(iter(self.tracks), None)
+        self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
+        self.expr = ExprCompiler(self)
+        self.stmt = EffectCompiler(self)
+        self._let_cache: dict = {}
+        self._let_funcs: dict = {}
+        # Resources: every resource is a per-player counter too.
+        for name, r in self.resources.items():
+            self.counters.setdefault(name, {"kind": "counter", "name": name, "scope": "player", "by": None,
+                                            "start": 0, "min": 0, "max": None, "reset": None,
+                                            "visible": "public", "pos": r["pos"]})
+        # Effects first get an id, so that effects may call each other (and themselves).
+        self.effect_nodes = {name: self.reserve() for name in self.effects}
+        self.tables = {}
+        for d in decls:
+            if d["kind"] == "table":
+                self.tables[d["name"]] = TableRef([])
+                self.tables[d["name"]].entries = self._table(d["entries"]).entries
+        for name, d in self.effects.items():
+            self.stmt.compile_into(self.effect_nodes[name], d["body"], frozenset(d["params"]) | {"player"})
+        base_scope = frozenset({"player"})
+        self.work_nodes = {}
+        self.owner_nodes = {}
+        for name, d in list(self.spaces.items()) + list(self.buildings.items()):
+            if d.get("work"):
+                self.work_nodes[name] = self.stmt.block(d["work"], base_scope | {"slot", "self"})
+            if d.get("owner"):
+                self.owner_nodes[name] = self.stmt.block(d["owner"], base_scope | {"self", "worker"})
+        self.on_build_nodes = {name: self.stmt.block(d["on_build"], base_scope | {"self"})
+                               for name, d in self.buildings.items() if d.get("on_build")}
+        self.triggers: dict = {}
+        for d in decls:
+            if d["kind"] == "trigger":
+                node = self.stmt.block(d["body"], base_scope | {"target"})
+                self.triggers.setdefault(d["event"], []).append(node)
+        self.phase_nodes = {name: self.stmt.block(d["body"], base_scope) for name, d in self.phases.items()}
+        self.rounds = list(self.game["rounds"])
+        setup = [d for d in decls if d["kind"] == "setup"]
+        final = [d for d in decls if d["kind"] == "final"]
+        self.setup_node = self.stmt.block(setup[0]["body"], base_scope) if setup else None
+        self.final_node = self.stmt.block(final[0]["body"], base_scope) if final else None
+        self.ends_if = self.expr.compile(self.game["ends_if"], base_scope) if self.game.get("ends_if") else None
+        self.max_rounds = self.game.get("max_rounds") or 100
+        self.root_id = self.add(N.Root())
+
+    # ------------------------------------------------------------ node table
+    def reserve(self) -> int:
+        self.nodes.append(None)
+        return len(self.nodes) - 1
+
+    def add(self, node, pos=None) -> int:
+        node.id = len(self.nodes)
+        node.pos = pos
+        self.nodes.append(node)
+        return node.id
+
+    # ------------------------------------------------------------ lets
+    def let_value(self, name):
+        """A closure for a parameterless let; constant lets are evaluated once."""
+        if name in self._let_cache:
+            return self._let_cache[name]
+        d = self.lets[name]
+        self._let_cache[name] = lambda g, env: f(g, env)  # allows self-reference to fail cleanly
+        f = self.expr.compile(d["value"], frozenset({"player"}))
+        if _is_constant(d["value"], self):
+            value = f(None, {})
+            if isinstance(value, list):
+                result = lambda g, env: value[:]  # noqa: E731 - callers may mutate lists
+            else:
+                result = lambda g, env: value  # noqa: E731
+        else:
+            result = f
+        self._let_cache[name] = result
+        return result
+
+    def let_function(self, name):
+        if name not in self._let_funcs:
+            d = self.lets[name]
+            self._let_funcs[name] = lambda g, env: body(g, env)
+            body = self.expr.compile(d["value"], frozenset(d["params"] or []) | {"player"})
+            self._let_funcs[name] = body
+        return self._let_funcs[name]
+
+    # ------------------------------------------------------------ tables
+    def _table(self, entries) -> TableRef:
+        out = []
+        for e in entries:
+            key = e["key"] if "key" in e else (e["from"], e["to"])
+            if "entries" in e:
+                payload = self._table(e["entries"])
+            else:
+                payload = self.stmt.block(e["body"], frozenset({"player"}))
+            out.append((key, payload))
+        return TableRef(out)
+
+    # ------------------------------------------------------------ attributes of spaces and tiles
+    def attribute(self, g, x, attr, pos):
+        if x is None:
+            return None
+        tiles = g.s.tiles
+        if x in tiles:
+            kind, owner = tiles[x]
+            if attr == "owner":
+                return owner if owner >= 0 else None
+            if attr == "kind":
+                return kind
+            d = self.buildings[kind]
+        elif x in self.spaces:
+            d = self.spaces[x]
+            if attr == "owner":
+                return None
+            if attr == "kind":
+                return x
+        elif x in self.buildings:
+            d = self.buildings[x]
+            if attr == "kind":
+                return x
+        else:
+            raise RuleRuntimeError("%r has no attribute '%s'" % (x, attr), pos)
+        if attr in d and attr not in ("work", "owner", "on_build", "pos"):
+            return d[attr]
+        cat = self.categories.get(d.get("category"))
+        if cat is not None and attr in cat:
+            return cat[attr]
+        if attr == "category":
+            return d.get("category")
+        return 0
+
+    def owner_body(self, kind):
+        return self.owner_nodes.get(kind)
+
+
+def _is_constant(e, prog) -> bool:
+    """True when an expression depends on no state: literals and symbols only."""
+    k = e["e"]
+    if k in ("int", "str"):
+        return True
+    if k == "name":
+        n = e["id"]
+        return not (n in prog.counters or n in prog.orders or n in ("player", "target", "slot", "self")
+                    or (n in prog.lets and not _is_constant(prog.lets[n]["value"], prog)))
+    if k in ("list",):
+        return all(_is_constant(i, prog) for i in e["items"])
+    if k == "dict":
+        return all(_is_constant(v, prog) for _, v in e["items"])
+    if k == "range":
+        return _is_constant(e["lo"], prog) and _is_constant(e["hi"], prog)
+    if k == "binop":
+        return _is_constant(e["left"], prog) and _is_constant(e["right"], prog)
+    return False
+
+
+_programs: dict = {}
+
+
+def program_for(rs: Ruleset) -> Program:
+    """One compiled program per ruleset per process."""
+    key = (rs.digest, rs.name, rs.variant)
+    prog = _programs.get(key)
+    if prog is None:
+        prog = _programs[key] = Program(rs)
+    return prog

@@ -1,0 +1,116 @@
+"""The game state: compact plain data, nothing but ints, strings, lists and dicts.
+
+Everything the game needs to continue lives here, including the control
+position (the stack of frames the engine is executing) and the random state,
+so saving is serialising this object and cloning is copying it.
+
+A frame is ``[node_id, pc, env, data]``: which compiled node runs, how far it
+got, the variable bindings it sees, and its loop bookkeeping.  Frames of one
+block share their ``env`` dict (a ``let`` is visible to the statements after
+it); serialisation and cloning keep that sharing.
+"""
+from __future__ import annotations
+
+import copy
+
+
+class State:
+    __slots__ = ("players", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile",
+                 "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions")
+
+    def __init__(self, players: int):
+        self.players = players
+        self.counters: dict = {}      # name -> int | list[int] (per player) | list (by enum) | list[list]
+        self.orders: dict = {}        # name -> list of seats
+        self.occ: dict = {}           # space or tile instance -> seats, in order of arrival
+        self.road: list = []          # slot -> tile instance or None (index 0 unused)
+        self.tiles: dict = {}         # tile instance -> [kind, owner seat or -1]
+        self.supply: dict = {}        # kind -> tiles left (-1: unlimited)
+        self.next_tile = 1
+        self.stack: list = []
+        self.pending: dict | None = None
+        self.deferred: list = []      # [target, node_id, env]
+        self.rng = 0
+        self.round = 0
+        self.phase = ""
+        self.finished = False
+        self.decisions = 0
+
+    # ------------------------------------------------------------ copying
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.players = self.players
+        c = {}
+        for k, v in self.counters.items():
+            if type(v) is list:
+                c[k] = [x[:] if type(x) is list else x for x in v]
+            else:
+                c[k] = v
+        new.counters = c
+        new.orders = {k: v[:] for k, v in self.orders.items()}
+        new.occ = {k: v[:] for k, v in self.occ.items()}
+        new.road = self.road[:]
+        new.tiles = {k: v[:] for k, v in self.tiles.items()}
+        new.supply = dict(self.supply)
+        new.next_tile = self.next_tile
+        memo: dict = {}
+        new.stack = [_copy_frame(f, memo) for f in self.stack]
+        new.pending = copy.deepcopy(self.pending) if self.pending is not None else None
+        new.deferred = [[t, n, _copy_env(e, memo)] for t, n, e in self.deferred]
+        new.rng = self.rng
+        new.round = self.round
+        new.phase = self.phase
+        new.finished = self.finished
+        new.decisions = self.decisions
+        return new
+
+    # ------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        envs: list = []
+        ids: dict = {}
+
+        def env_ref(e):
+            key = id(e)
+            if key not in ids:
+                ids[key] = len(envs)
+                envs.append(e)
+            return ids[key]
+
+        stack = [[f[0], f[1], env_ref(f[2]), f[3]] for f in self.stack]
+        deferred = [[t, n, env_ref(e)] for t, n, e in self.deferred]
+        return {"players": self.players, "counters": self.counters, "orders": self.orders,
+                "occ": self.occ, "road": self.road, "tiles": self.tiles, "supply": self.supply,
+                "next_tile": self.next_tile, "envs": envs, "stack": stack, "pending": self.pending,
+                "deferred": deferred, "rng": self.rng, "round": self.round, "phase": self.phase,
+                "finished": self.finished, "decisions": self.decisions}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "State":
+        s = cls(d["players"])
+        d = copy.deepcopy(d)
+        s.counters, s.orders, s.occ = d["counters"], d["orders"], d["occ"]
+        s.road, s.tiles, s.supply, s.next_tile = d["road"], d["tiles"], d["supply"], d["next_tile"]
+        envs = d["envs"]
+        s.stack = [[f[0], f[1], envs[f[2]], f[3]] for f in d["stack"]]
+        s.deferred = [[t, n, envs[e]] for t, n, e in d["deferred"]]
+        s.pending, s.rng, s.round, s.phase = d["pending"], d["rng"], d["round"], d["phase"]
+        s.finished, s.decisions = d["finished"], d["decisions"]
+        return s
+
+
+def _copy_env(env: dict, memo: dict) -> dict:
+    key = id(env)
+    new = memo.get(key)
+    if new is None:
+        new = {k: (v[:] if type(v) is list else v) for k, v in env.items()}
+        memo[key] = new
+    return new
+
+
+def _copy_frame(f: list, memo: dict) -> list:
+    data = f[3]
+    if type(data) is dict:
+        data = copy.deepcopy(data)
+    elif type(data) is list:
+        data = copy.deepcopy(data)
+    return [f[0], f[1], _copy_env(f[2], memo), data]
