@@ -76,7 +76,7 @@ class Game:
             if b["at"] is not None:
                 self._place_tile(name, b["at"], -1)
             else:
-                s.supply[name] = b["count"]
+                s.supply[name] = -1 if b["count"] == "unlimited" else b["count"]
         if "turn_order" not in s.orders:
             s.orders["turn_order"] = list(range(n))
         s.stack = [[prog.root_id, 0, {"player": None}, None]]
@@ -122,6 +122,38 @@ class Game:
             pos = e.pos or [1, 1]
             raise RulesError([Diagnostic(self.rs.chain[-1] if self.rs.chain else "<rules>", pos[0], pos[1],
                                          "error", "E100", "while playing: %s" % e)]) from None
+
+    # ------------------------------------------------------------ referee tools (scenarios, tests, tutorials)
+    def start_phase(self, name: str) -> None:
+        """Abandon the current control position and run phase ``name`` next, then the rest of its round."""
+        prog, s = self.prog, self.s
+        if name not in prog.phase_nodes:
+            raise KeyError("no phase '%s' (phases: %s)" % (name, ", ".join(prog.phase_nodes)))
+        s.pending = None
+        i = prog.rounds.index(name) if name in prog.rounds else len(prog.rounds)
+        s.stack = [[prog.root_id, 2, {"player": None}, i + 1]]
+        s.phase = name
+        self.reset("phase")
+        s.stack.append([prog.phase_nodes[name], 0, {"player": None}, None])
+        self._run()
+
+    def run_effect(self, name: str, player: int, *args) -> None:
+        """Run a named effect for a player on top of the current position (scenarios and tests)."""
+        prog, s = self.prog, self.s
+        d = prog.effects[name]
+        env = {"player": player, **dict(zip(d["params"], args))}
+        s.pending = None
+        s.stack.append([prog.effect_nodes[name], 0, env, None])
+        self._run()
+
+    def put_tile(self, kind: str, slot: int, owner: int | None = None) -> str:
+        """Put a tile from the supply on a road slot (replacing what is there)."""
+        s = self.s
+        if s.road[slot] is not None:
+            self._remove_tile(s.road[slot])
+        if s.supply.get(kind, 0) > 0:
+            s.supply[kind] -= 1
+        return self._place_tile(kind, slot, -1 if owner is None else owner)
 
     # ------------------------------------------------------------ results
     def scores(self) -> list[int]:
@@ -385,7 +417,7 @@ class Game:
         have = {r: s.counters[r][p] for r in prog.resources}
         out = []
         for kind, b in prog.buildings.items():
-            if b["category"] != category or s.supply.get(kind, 0) == 0:
+            if b["category"] != category or s.supply.get(kind, 0) == 0:  # -1: unlimited
                 continue
             for label, payment in self._payments(b["cost"], discount, have):
                 for site in sites:

@@ -287,6 +287,8 @@ class Activate(Node):
                     return
             d["cur"] = None
             g.return_one(where, p)
+            if s.stack[-1] is not frame:
+                return                      # a deferred effect fired: let it run first
         while True:
             if d["snap"] is None:
                 where = self._target(g, d)
