@@ -45,8 +45,16 @@ class Builder:
 
     def variant(self, item: dict) -> dict:
         changes = []
+        description = None
         for it in item["items"]:
             change = it.get("change")
+            if change is None and it.get("decl") == "description":
+                words = it["words"]
+                if len(words) != 1 or "str" not in words[0] or it["body"]:
+                    self.error(it["pos"], "D005", "'description' takes one string")
+                else:
+                    description = words[0]["str"]
+                continue
             if change is None:
                 for d in self.decl(it):
                     changes.append({"op": "add", "decl": d, "pos": d["pos"]})
@@ -62,7 +70,7 @@ class Builder:
                     out = {"op": "remove_step", "phase": it["name"], "step": it["step"], "pos": it["pos"]}
                 changes.append(out)
         return {"kind": "variant", "name": item["name"], "title": item["title"], "extends": item["extends"],
-                "description": None, "changes": changes, "pos": item["pos"]}
+                "description": description, "changes": changes, "pos": item["pos"]}
 
     def decl(self, raw: dict) -> list[dict]:
         kind = raw["decl"]

@@ -68,6 +68,9 @@ CONTEXT_NAMES = {
     "target": "the space a trigger's event concerns",
     "slot": "the place of the worker being activated, from 1",
     "self": "the space or tile being activated",
+    "worker": "the player whose worker is on the tile (in an owner's bonus)",
+    "round": "the number of the current round, from 1",
+    "player_count": "the number of players",
 }
 
 # Events the engine emits, for `trigger NAME on EVENT:`; each binds these names.

@@ -124,6 +124,10 @@ class ExprCompiler:
         if name in CONSTANTS:
             v = CONSTANTS[name]
             return lambda g, env: v
+        if name == "round":
+            return lambda g, env: g.s.round
+        if name == "player_count":
+            return lambda g, env: g.s.players
         if name in ("player", "target", "slot", "self"):
             def ctx(g, env):
                 try:

@@ -307,7 +307,6 @@ def test_castle_batches_spill_into_the_walls_and_most_batches_take_the_favor():
     _castle(g, [RED, GREEN])
     choose(g, "batch:food+wood+stone")              # Red
     assert counter(g, "pp", RED) == 5
-    choose(g, "batch:food+wood+stone", "batch:food+wood+cloth", "stop")[0:0] if False else None
     choose(g, "batch:food+wood+stone")              # Green: the last Dungeon space
     choose(g, "batch:food+wood+cloth")              # and one in the Walls
     assert counter(g, "pp", GREEN) == 9
@@ -378,11 +377,12 @@ def test_dungeon_scoring_by_houses():
     g.s.counters["bailiff"] = 11
     g.s.counters["provost"] = 12
     g.start_phase("end_of_turn")
-    # Red's favor is asked first (turn order), then Blue's.
+    # Red's favor is asked first (turn order), then Blue's; both take 1 PP on the prestige row.
     assert g.current_player() == RED
-    choose(g, "row:row_prestige", "column:1") if "column:1" in g.legal_options() else choose(g, "row:row_prestige")
+    choose(g, "row:row_prestige")
     assert g.current_player() == BLUE
     _answer_favors(g)
+    assert counter(g, "pp", RED) == 1 and counter(g, "pp", BLUE) == 1
     assert counter(g, "pp", ORANGE) == 0          # -2 PP, never below 0
     assert counter(g, "pp", GREEN) == 0           # one house: nothing, the Walls house does not count
 
@@ -445,9 +445,9 @@ def test_joust_favor_builds_a_park_one_stone_cheaper():
 def test_several_favors_in_one_phase_use_different_rows():
     g = new_game(players=4)
     g.run_effect("favor", RED, 2)
-    choose(g, "row:row_deniers")
-    choose(g, "column:1") if g.prompt().endswith("column") else None
-    assert "row:row_deniers" not in g.legal_options()
+    choose(g, "row:row_deniers")                    # level 1: the only column is taken at once
+    assert g.prompt() == "Royal favor: choose a row"
+    assert "row:row_deniers" not in g.legal_options() and "row:row_prestige" in g.legal_options()
 
 
 def test_gate_moves_the_worker_and_pays_the_owner():

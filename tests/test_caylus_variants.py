@@ -1,0 +1,84 @@
+"""The Caylus variants of the rulebook's last page, as rulebook statements."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from dsl.loader import load_checked
+from interpreter.engine import Game, IllegalOption
+
+from caylus_scenarios import BLUE, RED, choose, counter, empty_road_after_neutrals, give, occupy
+
+
+@functools.cache
+def variant(name):
+    return load_checked("caylus", name)
+
+
+def test_simplified_favor_joust_gives_three_prestige_and_no_table():
+    g = Game.new(variant("simplified_favor"), players=3, seed=0)
+    occupy(g, "joust_field", RED)
+    give(g, RED, denier=1, cloth=1, pp=0)
+    g.start_phase("specials")
+    choose(g, "joust")
+    assert counter(g, "pp", RED) == 3
+    assert "favor_level" not in g.s.counters
+
+
+def test_simplified_favor_several_favors_are_three_each():
+    g = Game.new(variant("simplified_favor"), players=3, seed=0)
+    give(g, RED, pp=0)
+    g.run_effect("favor", RED, 2)
+    assert counter(g, "pp", RED) == 6
+
+
+def test_two_players_start_with_five_deniers():
+    g = Game.new(variant("two_players"), players=2, seed=3)
+    assert [counter(g, "denier", p) for p in (0, 1)] == [5 + 2, 5 + 2]   # after the first income
+
+
+def test_two_players_only():
+    from dsl.diagnostics import RulesError
+    with pytest.raises(RulesError):
+        Game.new(variant("two_players"), players=3, seed=0)
+
+
+def test_two_players_first_player_alternates():
+    g = Game.new(variant("two_players"), players=2, seed=1)
+    first = g.s.orders["turn_order"][0]
+    assert g.current_player() == first
+    while g.s.round == 1:
+        g.apply("pass" if "pass" in g.legal_options() else g.legal_options()[0])
+    assert g.s.orders["turn_order"][0] != first
+    assert g.current_player() != first
+
+
+def test_two_players_no_stables_and_three_deniers_after_a_pass():
+    g = Game.new(variant("two_players"), players=2, seed=0)
+    order = g.s.orders["turn_order"]
+    a, b = order
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_sawmill", 9, b)
+    give(g, b, denier=10)
+    give(g, a, denier=10)
+    g.start_phase("placement")
+    assert "place:stables" not in g.legal_options()
+    choose(g, "pass")                              # a passes (and takes 1 denier)
+    choose(g, "place:trading_post")                # b pays 3 for a building not his own
+    assert counter(g, "denier", b) == 7
+    choose(g, "place:wood_sawmill")                # his own: 1
+    assert counter(g, "denier", b) == 6
+    with pytest.raises(IllegalOption):
+        g.apply("place:stables")
+
+
+def test_two_players_inn_keeps_its_power():
+    g = Game.new(variant("two_players"), players=2, seed=0)
+    a, b = g.s.orders["turn_order"]
+    occupy(g, "inn_right", b)
+    give(g, b, denier=10)
+    g.start_phase("placement")
+    choose(g, "pass")
+    choose(g, "place:trading_post")
+    assert counter(g, "denier", b) == 9
