@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from . import nodes as N
 from .expressions import RuleRuntimeError
+from .library import EFFECT_BUILDERS, load_all
+
+load_all()
 
 
 class EffectCompiler:
@@ -173,9 +176,12 @@ class EffectCompiler:
         if name in self.p.effects:
             return self._call_effect(st, scope)
         prim = getattr(self, "p_" + name, None)
-        if prim is None:
+        if prim is not None:
+            return prim(st, scope)
+        builder = EFFECT_BUILDERS.get(name)
+        if builder is None:
             raise RuleRuntimeError("unknown effect '%s'" % name, st["pos"])
-        return prim(st, scope)
+        return builder(self, st, scope)
 
     def _call_effect(self, st, scope):
         d = self.p.effects[st["name"]]

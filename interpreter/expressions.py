@@ -12,6 +12,8 @@ import operator
 
 from dsl.primitives import CONSTANTS
 
+from .library import FUNCTION_BUILDERS
+
 
 class RuleRuntimeError(Exception):
     """An expression failed at run time (a bad index, a type clash); carries the rule's position."""
@@ -254,9 +256,12 @@ class ExprCompiler:
                 return body(g, local)
             return call_let
         impl = getattr(self, "f_" + fn, None)
-        if impl is None:
+        if impl is not None:
+            return impl(args, pos)
+        builder = FUNCTION_BUILDERS.get(fn)
+        if builder is None:
             raise RuleRuntimeError("unknown function '%s'" % fn, pos)
-        return impl(args, pos)
+        return builder(self, args, pos)
 
     def f_count(self, args, pos):
         (a,) = args

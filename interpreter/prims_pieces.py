@@ -1,0 +1,2 @@
+"""Primitives for lists of symbols: decks, hands, supplies of cards (any game)."""
+from __future__ import annotations
