@@ -201,7 +201,8 @@ class Builder:
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in the game declaration")
         a = self.attributes(raw, {"description": "args", "players": "args", "score": "args",
-                                  "ends_if": "args", "rounds": "args", "max_rounds": "args"})
+                                  "ends_if": "args", "rounds": "args", "max_rounds": "args",
+                                  "tiebreak": "args"})
         players = self.one_arg(a.get("players"), "a range like 3..5", ("range", "int"))
         if isinstance(players, int):
             players = [players, players]
@@ -210,6 +211,7 @@ class Builder:
                  "players": players, "score": self.one_arg(a.get("score"), "a resource name", ("name",)),
                  "ends_if": self.one_arg(a.get("ends_if"), "a condition", ("expr",)),
                  "max_rounds": self.one_arg(a.get("max_rounds"), "a number", ("int",)),
+                 "tiebreak": self.one_arg(a.get("tiebreak"), "a number for each player", ("expr",)),
                  "rounds": self.names_arg(a.get("rounds")),
                  "rounds_pos": a["rounds"]["pos"] if "rounds" in a else raw["pos"],
                  "pos": raw["pos"]}]
@@ -293,11 +295,46 @@ class Builder:
         tags = [w["name"] for w in rest if "name" in w]
         a = self.attributes(raw, {"slots": "args", "per_player": "args", "placeable": "args", "work": "block"})
         placeable = self.one_arg(a.get("placeable"), "yes or no", ("bool",))
+        slots = self.one_arg(a.get("slots"), "a number or 'unlimited'", ("int", "name"))
+        if isinstance(slots, str):
+            if slots != "unlimited":
+                self.error(a["slots"]["pos"], "D005", "'slots' expects a number or 'unlimited'")
+            slots = -1
         return [{"kind": "space", "name": name, "title": title, "tags": tags,
-                 "slots": self.one_arg(a.get("slots"), "a number", ("int",)) or 1,
+                 "slots": slots or 1,
                  "per_player": self.one_arg(a.get("per_player"), "a number", ("int",)),
                  "placeable": True if placeable is None else placeable,
                  "work": a.get("work"), "pos": raw["pos"]}]
+
+    def k_zone(self, raw):
+        # zone hand per player visible owner        -- a list of symbols (cards, gems, tiles)
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0, "by": 1, "visible": 1, "reset": 1})
+        visible = flags.get("visible", ["public"])[0]
+        if visible not in ("public", "owner", "none"):
+            self.error(raw["pos"], "D005", "'visible' is public, owner or none")
+        return [{"kind": "zone", "name": name, "title": title,
+                 "scope": "player" if "per" in flags else "global", "by": flags.get("by", [None])[0],
+                 "visible": visible, "reset": flags.get("reset", [None])[0], "pos": raw["pos"]}]
+
+    def k_pieces(self, raw):
+        # pieces broker "brokers" per player:  values 0, 1, 4 / start screen / private screen / public front
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"per": 1})
+        a = self.attributes(raw, {"values": "args", "start": "args", "private": "args", "public": "args"})
+        values = []
+        for arg in (a["values"]["args"] if "values" in a else []):
+            if arg["e"] != "int":
+                self.error(arg["pos"], "D005", "piece values are numbers")
+                continue
+            values.append(arg["v"])
+        if "values" not in a:
+            self.error(raw["pos"], "D005", "pieces need 'values'")
+        del flags
+        return [{"kind": "pieces", "name": name, "title": title, "values": values,
+                 "start": self.one_arg(a.get("start"), "a zone name", ("name",)) or "reserve",
+                 "private": self.names_arg(a.get("private")), "public": self.names_arg(a.get("public")),
+                 "pos": raw["pos"]}]
 
     def k_building(self, raw):
         name, _, title, rest = self.head(raw)

@@ -40,6 +40,24 @@ EFFECTS: dict[str, Signature] = {
                             "the acting player may build a {0} tile, paying its cost"),
     "transform_tile": Signature(2, 2, (), ("expr", "building"), "{0} becomes a {1} of the acting player"),
     "do": Signature(1, 1, (), ("expr",), "the effect in {0} happens"),
+    # zones: lists of symbols (decks, hands, ports)
+    "put": Signature(2, 2, (), ("expr", "zone"), "{0} is put in {1}"),
+    "take": Signature(2, 2, (), ("expr", "zone"), "{0} is taken out of {1}"),
+    "move_top": Signature(3, 3, (), ("zone", "expr", "zone"), "the top {1} of {0} move to {2}"),
+    "shuffle_zone": Signature(1, 1, (), ("zone",), "{0} is shuffled"),
+    "clear_zone": Signature(1, 1, (), ("zone",), "{0} is emptied"),
+    "swap_zones": Signature(2, 2, (), ("zone", "zone"), "{0} and {1} swap their contents"),
+    "set_order": Signature(2, 2, (), ("order", "expr"), "{0} becomes {1}"),
+    # pieces with values (brokers): behind a screen, in front of it, on the board
+    "place_piece": Signature(5, 5, (), ("pieces", "expr", "expr", "expr", "expr"),
+                             "the acting player moves a {0} of value {1} from {2} to {3}, face {4}"),
+    "gather_pieces": Signature(3, 3, ("owner",), ("pieces", "expr", "expr"),
+                               "every {0} on {1} goes back to its owner's {2}, face down"),
+    "reveal_pieces": Signature(2, 2, (), ("pieces", "expr"), "every {0} on {1} is turned face up"),
+    "show_piece": Signature(4, 4, (), ("pieces", "expr", "expr", "expr"),
+                            "the acting player looks at a face-down {0} of {1} on {2}"),
+    "set_piece_value": Signature(4, 4, (), ("pieces", "expr", "expr", "expr"),
+                                 "the acting player's {0} of value {1} on {2} counts as {3} until it is gathered"),
 }
 
 # Functions usable inside expressions.
@@ -58,6 +76,20 @@ FUNCTIONS: dict[str, Signature] = {
     "road_tiles": Signature(0, 0, says="the tiles on the road"),
     "owned_tiles": Signature(1, 1, says="the tiles on the road owned by {0}"),
     "multisets": Signature(2, 2, says="every way to pick {1} items from {0}, repeats allowed"),
+    "rank_by": Signature(1, 1, says="the items of rows [item, key, key...] ordered best first, larger keys winning"),
+    "distinct": Signature(1, 1, says="{0} without repeats"),
+    "combinations": Signature(2, 2, says="the different ways to pick {1} of {0}"),
+    "tagged": Signature(1, 1, says="the spaces tagged {0}"),
+    "has_tag": Signature(2, 2, says="whether space {0} is tagged {1}"),
+    "players": Signature(0, 0, says="every player, in seat order"),
+    "piece_values": Signature(2, 2, says="the values of the acting player's {0} on {1}"),
+    "strength": Signature(2, 2, says="the total value of the acting player's {0} on {1}"),
+    "piece_count": Signature(2, 2, says="how many {0} the acting player has on {1}"),
+    "all_pieces_count": Signature(2, 2, says="how many {0} of all players are on {1}"),
+    "all_strength": Signature(2, 2, says="the total value of every {0} on {1}"),
+    "present": Signature(2, 2, says="the players with a {0} on {1}"),
+    "room": Signature(2, 2, says="how many more {0} fit on {1}"),
+    "hidden_pieces": Signature(2, 2, says="the face-down {0} on {1} the acting player has not seen"),
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
@@ -77,6 +109,7 @@ CONTEXT_NAMES = {
 EVENTS = {
     "worker_placed": ("player", "target"),
     "tile_built": ("player", "target"),
+    "piece_placed": ("player", "target"),
 }
 
 # Tile and space attributes readable as `t.NAME`.

@@ -18,6 +18,7 @@ from dsl.loader import Ruleset, load_checked
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
+from .prims_pieces import visible_value
 from .program import Program, program_for
 from .state import State
 
@@ -32,6 +33,13 @@ class IllegalOption(ValueError):
         who = "player %s" % player if player is not None else "nobody"
         super().__init__("'%s' is not a legal option for %s now; legal options: %s" % (option, who, shown))
         self.option, self.legal = option, legal
+
+
+def _count_only(v):
+    """A hidden zone shows how many items it holds, never which."""
+    if type(v) is dict:
+        return {k: len(x) for k, x in v.items()}
+    return len(v)
 
 
 class Game:
@@ -71,6 +79,14 @@ class Game:
                 s.counters[name] = [start] * size if size else start
         for name in prog.orders:
             s.orders[name] = list(range(n)) if name == "turn_order" else []
+        for name, z in prog.zones.items():
+            def empty():
+                return {k: [] for k in prog.enums[z["by"]]} if z["by"] else []
+            s.zones[name] = [empty() for _ in range(n)] if z["scope"] == "player" else empty()
+        for name, d in prog.pieces.items():
+            for p in range(n):
+                for v in d["values"]:
+                    s.pieces.append([name, p, v, d["start"], 0, 0])
         s.road = [None] * (prog.road_length + 1)
         for name, b in prog.buildings.items():
             if b["at"] is not None:
@@ -160,9 +176,15 @@ class Game:
         return list(self.s.counters[self.prog.score])
 
     def winners(self) -> list[int]:
+        """The players with the best score; the game's tiebreak decides among them, else they share."""
         sc = self.scores()
         best = max(sc)
-        return [i for i, v in enumerate(sc) if v == best]
+        tied = [i for i, v in enumerate(sc) if v == best]
+        if len(tied) > 1 and self.prog.tiebreak is not None:
+            keys = {i: self.prog.tiebreak(self, {"player": i}) for i in tied}
+            top = max(keys.values())
+            tied = [i for i in tied if keys[i] == top]
+        return tied
 
     def ended(self) -> bool:
         return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False
@@ -199,7 +221,23 @@ class Game:
                 counters[name] = v
             elif vis == "owner" and c["scope"] == "player":
                 counters[name] = [x if i == player else None for i, x in enumerate(v)]
+        zones = {}
+        for name, z in self.prog.zones.items():
+            v = s.zones[name]
+            if z["scope"] == "player":
+                zones[name] = [x if (z["visible"] == "public" or (z["visible"] == "owner" and i == player))
+                               else _count_only(x) for i, x in enumerate(v)]
+            else:
+                zones[name] = v if z["visible"] == "public" else _count_only(v)
+        pieces = [[pc[0], pc[1], visible_value(self, pc, player), pc[3], pc[4]] for pc in s.pieces
+                  if pc[1] == player or pc[3] not in self.prog.pieces[pc[0]]["private"]]
+        hidden_counts: dict = {}
+        for pc in s.pieces:
+            if pc[1] != player and pc[3] in self.prog.pieces[pc[0]]["private"]:
+                key = "%s:%d:%s" % (pc[0], pc[1], pc[3])
+                hidden_counts[key] = hidden_counts.get(key, 0) + 1
         return {"player": player, "round": s.round, "phase": s.phase, "counters": counters,
+                "zones": zones, "pieces": pieces, "private_piece_counts": hidden_counts,
                 "orders": s.orders, "occupants": s.occ, "road": s.road,
                 "tiles": {k: list(v) for k, v in s.tiles.items()},
                 "supply": s.supply, "to_move": self.current_player(),

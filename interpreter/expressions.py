@@ -47,6 +47,10 @@ _BINOPS = {
 }
 
 
+def _copy_zone_value(v):
+    return {k: x[:] for k, x in v.items()} if type(v) is dict else v[:]
+
+
 def _floordiv(a, b):
     return a // b if b else 0
 
@@ -112,6 +116,11 @@ class ExprCompiler:
             return lambda g, env: g.s.counters[name]
         if name in p.orders:
             return lambda g, env: g.s.orders[name][:]
+        if name in p.zones:
+            z = p.zones[name]
+            if z["scope"] == "player":
+                return lambda g, env: _copy_zone_value(g.s.zones[name][env["player"]])
+            return lambda g, env: _copy_zone_value(g.s.zones[name])
         if name in p.lets:
             let = p.lets[name]
             if let["params"]:

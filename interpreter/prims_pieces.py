@@ -1,2 +1,238 @@
-"""Primitives for lists of symbols: decks, hands, supplies of cards (any game)."""
+"""Pieces with values: tokens a player owns, each with a number, that sit behind
+a screen, in front of it, or on board spaces, face up or face down (Ys's brokers).
+
+A piece is ``[kind, owner, value, where, face_up, seen_by]``: ``where`` is a
+board space or one of the kind's player zones (``screen``, ``front``...);
+``seen_by`` is a bit set of players who were shown a face-down piece.  Who may
+see a value is decided in one place, ``visible_value``, which observations use.
+"""
 from __future__ import annotations
+
+from . import nodes as N
+from .expressions import RuleRuntimeError
+from .library import effect, function
+
+KIND, OWNER, VALUE, WHERE, UP, SEEN = range(6)
+
+
+def visible_value(g, piece, viewer):
+    """The piece's value as ``viewer`` may know it, or None."""
+    if viewer == piece[OWNER]:
+        return piece[VALUE]
+    private = g.prog.pieces[piece[KIND]]["private"]
+    if piece[WHERE] in private:
+        return None
+    if piece[UP] or (piece[SEEN] >> viewer) & 1:
+        return piece[VALUE]
+    return None
+
+
+def _where_list(v):
+    return v if type(v) is list else [v]
+
+
+def _kind(c, arg):
+    if arg["e"] != "name" or arg["id"] not in c.p.pieces:
+        raise RuleRuntimeError("expected a kind of pieces", arg["pos"])
+    return arg["id"]
+
+
+def _player_of(c, st, scope):
+    who = st["kw"].get("owner")
+    return c.ex.compile(who, scope) if who is not None else None
+
+
+@effect("place_piece")
+def build_place_piece(c, st, scope):
+    """place_piece KIND, VALUE, FROM, TO, FACE -- one of the acting player's pieces moves."""
+    kind = _kind(c, st["args"][0])
+    value, src, dst, face = (c.ex.compile(a, scope) for a in st["args"][1:5])
+    pos = st["pos"]
+
+    def place_piece(g, env):
+        p, v, f, t = env["player"], value(g, env), src(g, env), dst(g, env)
+        for piece in g.s.pieces:
+            if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
+                piece[WHERE] = t
+                fc = face(g, env)
+                if fc != "keep":
+                    piece[UP] = 1 if fc == "up" else 0
+                piece[SEEN] = 0 if fc != "keep" else piece[SEEN]
+                g.emit("piece_placed", p, t)
+                return
+        raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
+    return c.p.add(N.Atom(place_piece), st["pos"])
+
+
+@effect("gather_pieces")
+def build_gather_pieces(c, st, scope):
+    """gather_pieces KIND, FROM, TO -- every player's pieces at FROM (a place or list) go to TO, face down."""
+    kind = _kind(c, st["args"][0])
+    src, dst = (c.ex.compile(a, scope) for a in st["args"][1:3])
+    only = _player_of(c, st, scope)
+
+    def gather(g, env):
+        places = set(_where_list(src(g, env)))
+        to = dst(g, env)
+        who = only(g, env) if only is not None else None
+        for piece in g.s.pieces:
+            if piece[KIND] == kind and piece[WHERE] in places and (who is None or piece[OWNER] == who):
+                piece[WHERE] = to
+                piece[UP] = 0
+                piece[SEEN] = 0
+                if len(piece) > 6:
+                    del piece[6:]
+    return c.p.add(N.Atom(gather), st["pos"])
+
+
+@effect("reveal_pieces")
+def build_reveal_pieces(c, st, scope):
+    kind = _kind(c, st["args"][0])
+    where = c.ex.compile(st["args"][1], scope)
+
+    def reveal(g, env):
+        places = set(_where_list(where(g, env)))
+        for piece in g.s.pieces:
+            if piece[KIND] == kind and piece[WHERE] in places:
+                piece[UP] = 1
+    return c.p.add(N.Atom(reveal), st["pos"])
+
+
+@effect("show_piece")
+def build_show_piece(c, st, scope):
+    """show_piece KIND, OWNER, AT, N -- the acting player sees the N-th face-down piece of OWNER at AT."""
+    kind = _kind(c, st["args"][0])
+    owner, at, n = (c.ex.compile(a, scope) for a in st["args"][1:4])
+
+    def show(g, env):
+        hidden = _hidden_at(g, kind, owner(g, env), at(g, env))
+        k = n(g, env)
+        if 0 <= k < len(hidden):
+            hidden[k][SEEN] |= 1 << env["player"]
+    return c.p.add(N.Atom(show), st["pos"])
+
+
+def _hidden_at(g, kind, owner, at):
+    return [p for p in g.s.pieces if p[KIND] == kind and p[OWNER] == owner and p[WHERE] == at and not p[UP]]
+
+
+@effect("set_piece_value")
+def build_set_piece_value(c, st, scope):
+    """set_piece_value KIND, VALUE, AT, NEW -- one of the acting player's pieces at AT counts as NEW until gathered."""
+    kind = _kind(c, st["args"][0])
+    value, at, new = (c.ex.compile(a, scope) for a in st["args"][1:4])
+
+    def set_value(g, env):
+        p, v, w = env["player"], value(g, env), at(g, env)
+        for piece in g.s.pieces:
+            if piece[KIND] == kind and piece[OWNER] == p and piece[WHERE] == w and piece[VALUE] == v:
+                piece.append(new(g, env))     # an override; gather_pieces drops it
+                return
+    return c.p.add(N.Atom(set_value), st["pos"])
+
+
+def _value(piece):
+    return piece[6] if len(piece) > 6 else piece[VALUE]
+
+
+# ------------------------------------------------------------------ functions
+@function("piece_values")
+def build_piece_values(c, args, pos):
+    """The acting player's piece values at a place (or list of places), smallest first."""
+    k, where = args
+
+    def piece_values(g, env):
+        kd, places, p = k(g, env), set(_where_list(where(g, env))), env["player"]
+        return sorted(x[VALUE] for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places)
+    return piece_values
+
+
+@function("strength")
+def build_strength(c, args, pos):
+    """Sum of the acting player's piece values at the places (face-down pieces count)."""
+    k, where = args
+
+    def strength(g, env):
+        kd, places, p = k(g, env), set(_where_list(where(g, env))), env["player"]
+        return sum(_value(x) for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places)
+    return strength
+
+
+@function("piece_count")
+def build_piece_count(c, args, pos):
+    k, where = args
+
+    def piece_count(g, env):
+        kd, places = k(g, env), set(_where_list(where(g, env)))
+        p = env.get("player")
+        return sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places and (p is None or x[OWNER] == p))
+    return piece_count
+
+
+@function("all_pieces_count")
+def build_all_pieces_count(c, args, pos):
+    """Every player's pieces of a kind at the places (a column's number of brokers)."""
+    k, where = args
+
+    def count(g, env):
+        kd, places = k(g, env), set(_where_list(where(g, env)))
+        return sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places)
+    return count
+
+
+@function("all_strength")
+def build_all_strength(c, args, pos):
+    k, where = args
+
+    def total(g, env):
+        kd, places = k(g, env), set(_where_list(where(g, env)))
+        return sum(_value(x) for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places)
+    return total
+
+
+@function("present")
+def build_present(c, args, pos):
+    """The players with at least one piece of the kind at the places, in seat order."""
+    k, where = args
+
+    def present(g, env):
+        kd, places = k(g, env), set(_where_list(where(g, env)))
+        return sorted({x[OWNER] for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places})
+    return present
+
+
+@function("room")
+def build_room(c, args, pos):
+    """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
+    k, where = args
+    spaces = c.p.spaces
+
+    def room(g, env):
+        kd, w = k(g, env), where(g, env)
+        d = spaces.get(w)
+        if d is None:
+            return 0
+        if d["slots"] < 0:
+            return 99
+        return d["slots"] - sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] == w)
+    return room
+
+
+@function("hidden_pieces")
+def build_hidden_pieces(c, args, pos):
+    """[owner, place, n] for every face-down piece on the places the acting player cannot see."""
+    k, where = args
+
+    def hidden(g, env):
+        kd, places, me = k(g, env), _where_list(where(g, env)), env["player"]
+        out = []
+        for w in places:
+            for owner in range(g.s.players):
+                if owner == me:
+                    continue
+                hs = _hidden_at(g, kd, owner, w)
+                for n, piece in enumerate(hs):
+                    if not (piece[SEEN] >> me) & 1:
+                        out.append([owner, w, n])
+        return out
+    return hidden

@@ -32,6 +32,8 @@ class Program:
         self.buildings = {d["name"]: d for d in decls if d["kind"] == "building"}
         self.effects = {d["name"]: d for d in decls if d["kind"] == "effect"}
         self.phases = {d["name"]: d for d in decls if d["kind"] == "phase"}
+        self.zones = {d["name"]: d for d in decls if d["kind"] == "zone"}
+        self.pieces = {d["name"]: d for d in decls if d["kind"] == "pieces"}
         self.score = self.game["score"]
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
@@ -76,6 +78,7 @@ class Program:
         self.final_node = self.stmt.block(final[0]["body"], base_scope) if final else None
         self.ends_if = self.expr.compile(self.game["ends_if"], base_scope) if self.game.get("ends_if") else None
         self.max_rounds = self.game.get("max_rounds") or 100
+        self.tiebreak = self.expr.compile(self.game["tiebreak"], base_scope) if self.game.get("tiebreak") else None
         self.root_id = self.add(N.Root())
 
     # ------------------------------------------------------------ node table

@@ -15,7 +15,7 @@ import copy
 
 
 class State:
-    __slots__ = ("players", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile",
+    __slots__ = ("players", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
                  "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions")
 
     def __init__(self, players: int):
@@ -27,6 +27,8 @@ class State:
         self.tiles: dict = {}         # tile instance -> [kind, owner seat or -1]
         self.supply: dict = {}        # kind -> tiles left (-1: unlimited)
         self.next_tile = 1
+        self.zones: dict = {}         # name -> list | per player [list] | by enum {key: list}
+        self.pieces: list = []        # [kind, owner, value, where, face_up, seen_by_bits]
         self.stack: list = []
         self.pending: dict | None = None
         self.deferred: list = []      # [target, node_id, env]
@@ -53,6 +55,8 @@ class State:
         new.tiles = {k: v[:] for k, v in self.tiles.items()}
         new.supply = dict(self.supply)
         new.next_tile = self.next_tile
+        new.zones = {k: _copy_zone(v) for k, v in self.zones.items()}
+        new.pieces = [p[:] for p in self.pieces]
         memo: dict = {}
         new.stack = [_copy_frame(f, memo) for f in self.stack]
         new.pending = copy.deepcopy(self.pending) if self.pending is not None else None
@@ -80,7 +84,7 @@ class State:
         deferred = [[t, n, env_ref(e)] for t, n, e in self.deferred]
         return {"players": self.players, "counters": self.counters, "orders": self.orders,
                 "occ": self.occ, "road": self.road, "tiles": self.tiles, "supply": self.supply,
-                "next_tile": self.next_tile, "envs": envs, "stack": stack, "pending": self.pending,
+                "next_tile": self.next_tile, "zones": self.zones, "pieces": self.pieces, "envs": envs, "stack": stack, "pending": self.pending,
                 "deferred": deferred, "rng": self.rng, "round": self.round, "phase": self.phase,
                 "finished": self.finished, "decisions": self.decisions}
 
@@ -90,12 +94,21 @@ class State:
         d = copy.deepcopy(d)
         s.counters, s.orders, s.occ = d["counters"], d["orders"], d["occ"]
         s.road, s.tiles, s.supply, s.next_tile = d["road"], d["tiles"], d["supply"], d["next_tile"]
+        s.zones, s.pieces = d.get("zones", {}), d.get("pieces", [])
         envs = d["envs"]
         s.stack = [[f[0], f[1], envs[f[2]], f[3]] for f in d["stack"]]
         s.deferred = [[t, n, envs[e]] for t, n, e in d["deferred"]]
         s.pending, s.rng, s.round, s.phase = d["pending"], d["rng"], d["round"], d["phase"]
         s.finished, s.decisions = d["finished"], d["decisions"]
         return s
+
+
+def _copy_zone(z):
+    if type(z) is dict:
+        return {k: v[:] for k, v in z.items()}
+    if z and type(z[0]) is list:
+        return [x[:] for x in z]
+    return z[:]
 
 
 def _copy_env(env: dict, memo: dict) -> dict:

@@ -1,0 +1,199 @@
+"""Zones: named lists of symbols (decks, hands, ports, supplies of cards or gems).
+
+A zone is global, per player (``zone hand per player``) or keyed by an enum
+(``zone port by neighborhoods``).  In expressions a zone's name is a copy of
+its list (the acting player's for a per-player zone); effects name the zone
+to change as their first argument: ``put x, port[n]``, ``take c, hand``.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+from . import rng
+from .expressions import RuleRuntimeError
+from .library import effect, function
+
+
+def zone_ref(compiler, arg, scope):
+    """Compile a zone argument (``z``, ``z[key]``, ``z of p``) to a closure giving the live list."""
+    p = compiler.p
+    who = None
+    if arg["e"] == "of":
+        who = compiler.ex.compile(arg["player"], scope)
+        arg = arg["x"]
+    key = None
+    if arg["e"] == "index":
+        key = compiler.ex.compile(arg["key"], scope)
+        arg = arg["x"]
+    if arg["e"] != "name" or arg["id"] not in p.zones:
+        raise RuleRuntimeError("expected a zone", arg["pos"])
+    name = arg["id"]
+    z = p.zones[name]
+    per_player = z["scope"] == "player"
+    pos = arg["pos"]
+
+    def ref(g, env):
+        v = g.s.zones[name]
+        if per_player:
+            v = v[who(g, env) if who is not None else env["player"]]
+        if key is not None:
+            k = key(g, env)
+            try:
+                v = v[k]
+            except (KeyError, TypeError):
+                raise RuleRuntimeError("zone '%s' has no part %r" % (name, k), pos)
+        return v
+    return ref
+
+
+def _items(v):
+    return v if type(v) is list else [v]
+
+
+@effect("put")
+def build_put(c, st, scope):
+    items = c.ex.compile(st["args"][0], scope)
+    dest = zone_ref(c, st["args"][1], scope)
+
+    def put(g, env):
+        dest(g, env).extend(_items(items(g, env)))
+    return c.p.add(N.Atom(put), st["pos"])
+
+
+@effect("take")
+def build_take(c, st, scope):
+    items = c.ex.compile(st["args"][0], scope)
+    src = zone_ref(c, st["args"][1], scope)
+    pos = st["pos"]
+
+    def take(g, env):
+        z = src(g, env)
+        for x in _items(items(g, env)):
+            if x not in z:
+                raise RuleRuntimeError("%r is not there to take" % (x,), pos)
+            z.remove(x)
+    return c.p.add(N.Atom(take), st["pos"])
+
+
+@effect("move_top")
+def build_move_top(c, st, scope):
+    src = zone_ref(c, st["args"][0], scope)
+    n = c.ex.compile(st["args"][1], scope)
+    dest = zone_ref(c, st["args"][2], scope)
+
+    def move_top(g, env):
+        z, d = src(g, env), dest(g, env)
+        k = min(n(g, env), len(z))
+        d.extend(z[:k])
+        del z[:k]
+    return c.p.add(N.Atom(move_top), st["pos"])
+
+
+@effect("shuffle_zone")
+def build_shuffle_zone(c, st, scope):
+    z = zone_ref(c, st["args"][0], scope)
+
+    def shuffle_zone(g, env):
+        g.s.rng = rng.shuffle(g.s.rng, z(g, env))
+    return c.p.add(N.Atom(shuffle_zone), st["pos"])
+
+
+@effect("clear_zone")
+def build_clear_zone(c, st, scope):
+    z = zone_ref(c, st["args"][0], scope)
+    return c.p.add(N.Atom(lambda g, env: z(g, env).clear()), st["pos"])
+
+
+@effect("swap_zones")
+def build_swap_zones(c, st, scope):
+    a = zone_ref(c, st["args"][0], scope)
+    b = zone_ref(c, st["args"][1], scope)
+
+    def swap(g, env):
+        x, y = a(g, env), b(g, env)
+        x[:], y[:] = y[:], x[:]
+    return c.p.add(N.Atom(swap), st["pos"])
+
+
+@effect("set_order")
+def build_set_order(c, st, scope):
+    order = st["args"][0]["id"]
+    value = c.ex.compile(st["args"][1], scope)
+    pos = st["pos"]
+
+    def set_order(g, env):
+        v = list(value(g, env))
+        if sorted(v) != sorted(g.s.orders[order]) and g.s.orders[order]:
+            raise RuleRuntimeError("set_order must rearrange the same players, got %r" % (v,), pos)
+        g.s.orders[order] = v
+    return c.p.add(N.Atom(set_order), st["pos"])
+
+
+# ------------------------------------------------------------------ list functions
+@function("rank_by")
+def build_rank_by(c, args, pos):
+    """Rows ``[item, key1, key2, ...]`` -> items, best first: keys compared in order, larger wins."""
+    (rows,) = args
+
+    def rank_by(g, env):
+        rs = rows(g, env)
+        try:
+            return [r[0] for r in sorted(rs, key=lambda r: r[1:], reverse=True)]
+        except TypeError:
+            raise RuleRuntimeError("rank_by needs rows [item, number, ...]", pos)
+    return rank_by
+
+
+@function("distinct")
+def build_distinct(c, args, pos):
+    (xs,) = args
+
+    def distinct(g, env):
+        out = []
+        for x in xs(g, env):
+            if x not in out:
+                out.append(x)
+        return out
+    return distinct
+
+
+@function("tagged")
+def build_tagged(c, args, pos):
+    (tag,) = args
+    spaces = c.p.spaces
+
+    def tagged(g, env):
+        t = tag(g, env)
+        return [name for name, d in spaces.items() if t in d["tags"]]
+    return tagged
+
+
+@function("has_tag")
+def build_has_tag(c, args, pos):
+    x, tag = args
+    spaces = c.p.spaces
+
+    def has_tag(g, env):
+        d = spaces.get(x(g, env))
+        return d is not None and tag(g, env) in d["tags"]
+    return has_tag
+
+
+@function("players")
+def build_players(c, args, pos):
+    return lambda g, env: list(range(g.s.players))
+
+
+@function("combinations")
+def build_combinations(c, args, pos):
+    """The different ways to pick n items of a list (a multiset), each sorted: [1, 3, 3] -> [1, 3], [3, 3]."""
+    xs, n = args
+    from itertools import combinations
+
+    def combos(g, env):
+        out = []
+        for combo in combinations(sorted(xs(g, env)), n(g, env)):
+            item = list(combo)
+            if item not in out:
+                out.append(item)
+        return out
+    return combos
