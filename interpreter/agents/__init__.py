@@ -1,0 +1,69 @@
+"""Agents that choose options for players, and the loop that plays a game with them.
+
+    from interpreter.agents import make_agent, play_game
+    agents = [make_agent(name, seed=7, seat=i) for i, name in enumerate(["greedy", "random", "random"])]
+    play_game(Game.new("caylus", players=3, seed=7), agents)
+
+Agents: ``random`` (uniform over the legal options), ``greedy`` (one-ply search
+with short rollouts and a generic evaluation, for any ruleset) and ``human``
+(a terminal prompt).  Every agent's randomness comes from the game seed and its
+seat, so bot games are reproducible.
+"""
+from __future__ import annotations
+
+from .base import NULL_OPTIONS, Agent, SeededAgent, agent_seed, is_null
+from .greedy import GreedyAgent
+from .human import HumanAgent, HumanQuit
+from .random_agent import RandomAgent
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "human": HumanAgent}
+"""Registered agent names -> classes taking ``(seed, seat)``."""
+
+
+class UnknownAgent(ValueError):
+    """An agent name that is not registered; the message lists the known ones."""
+
+    def __init__(self, name: str):
+        from dsl.diagnostics import did_you_mean
+        super().__init__("unknown agent '%s'%s (known agents: %s)"
+                         % (name, did_you_mean(name, AGENTS), ", ".join(AGENTS)))
+        self.agent = name
+
+
+def make_agent(name: str, seed: int = 0, seat: int = 0) -> Agent:
+    """A fresh agent ``name`` for ``seat`` of a game seeded ``seed``; ``UnknownAgent`` if unknown."""
+    cls = AGENTS.get(name)
+    if cls is None:
+        raise UnknownAgent(name)
+    return cls(seed, seat)
+
+
+def play_game(game, agents, log=None, max_decisions: int | None = None, after=None):
+    """Play ``game`` to the end (or ``max_decisions`` more decisions) with one agent per seat.
+
+    ``log`` (a ``gamelog.GameLogWriter``) records every decision and, when the game
+    is over, the result.  ``after(game, player, option)`` is called after each decision
+    (tests check invariants there).  Returns the game.
+    """
+    n = 0
+    while not game.finished:
+        if max_decisions is not None and n >= max_decisions:
+            return game
+        player = game.current_player()
+        if player is None:
+            raise RuntimeError("the game is not finished but nobody is to decide")
+        option = agents[player].choose(game, player)
+        rnd, phase = game.s.round, game.s.phase
+        game.apply(option)
+        n += 1
+        if log is not None:
+            log.decision(game.s.decisions, player, option, rnd, phase)
+        if after is not None:
+            after(game, player, option)
+    if log is not None:
+        log.result(game)
+    return game
+
+
+__all__ = ["AGENTS", "NULL_OPTIONS", "Agent", "GreedyAgent", "HumanAgent", "HumanQuit", "RandomAgent",
+           "SeededAgent", "UnknownAgent", "agent_seed", "is_null", "make_agent", "play_game"]

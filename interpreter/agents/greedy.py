@@ -1,0 +1,149 @@
+"""The greedy agent: one-ply search with short rollouts and a generic evaluation.
+
+For every legal option the agent clones the game, applies the option and plays
+the clone forward with a cheap default policy until the round ends (or a
+decision budget runs out), then scores the resulting state:
+
+    own score + sum(weight[r] * own r for the other resources) - best opponent's score
+
+The default policy inside a rollout is *myopic* for the agent's own decisions
+(the option whose immediate result evaluates best, without further lookahead)
+and "do nothing" for the other players (their null option -- pass, skip,
+stop ... -- when they have one, else a random option).  So an option is valued
+by what it brings this round on its own: a worker placed on a building is
+worth what the agent will take there during activation, minus what it cost.
+
+Nothing here knows any particular game: the score counter is the game's
+declared score resource (``game.prog.score``), the other resources come from
+``game.prog.resources``, and resource weights come from ``resource_weights``
+(by role -- money, precious, ordinary -- guessed from common names, and
+overridable per agent).
+"""
+from __future__ import annotations
+
+from .base import SeededAgent, is_null
+
+#: Resource names taken as money (cheap: usually plentiful and converted at a poor rate at the end).
+MONEY_NAMES = frozenset({"denier", "deniers", "money", "coin", "coins", "gold_coins", "florin", "florins",
+                         "ducat", "ducats", "silver", "cash", "drachma", "drachmas"})
+#: Resource names taken as precious (scarce, worth several ordinary resources).
+PRECIOUS_NAMES = frozenset({"gold", "gem", "gems", "jewel", "jewels", "diamond", "diamonds"})
+
+WEIGHT_MONEY = 0.3
+WEIGHT_ORDINARY = 0.6
+WEIGHT_PRECIOUS = 2.0
+
+
+def resource_weights(prog) -> dict[str, float]:
+    """Weight of each resource other than the score, for the evaluation."""
+    out = {}
+    for name in prog.resources:
+        if name == prog.score:
+            continue
+        low = name.lower()
+        if low in MONEY_NAMES:
+            out[name] = WEIGHT_MONEY
+        elif low in PRECIOUS_NAMES or low.startswith("gem"):
+            out[name] = WEIGHT_PRECIOUS
+        else:
+            out[name] = WEIGHT_ORDINARY
+    return out
+
+
+class GreedyAgent(SeededAgent):
+    name = "greedy"
+
+    #: Subtracted from a null option's value, so doing something wins ties and near-ties.
+    null_penalty = 0.05
+    #: Weight of the best opponent's score in the evaluation.
+    opponent_weight = 1.0
+    #: At most this many decisions are played in one rollout.
+    horizon = 60
+
+    def __init__(self, seed: int = 0, seat: int = 0, weights: dict[str, float] | None = None):
+        super().__init__(seed, seat)
+        self._weights_override = weights
+        self._cache_prog = None
+        self._weights: list = []
+        self._null_prompts: set = set()
+
+    # ------------------------------------------------------------ evaluation
+    def _prepare(self, game):
+        prog = game.prog
+        if prog is not self._cache_prog:
+            w = resource_weights(prog)
+            if self._weights_override:
+                w.update(self._weights_override)
+            self._weights = [(r, x) for r, x in w.items() if x]
+            self._cache_prog = prog
+
+    def evaluate(self, game, player: int) -> float:
+        """The generic value of ``game`` for ``player`` (higher is better)."""
+        counters = game.s.counters
+        sc = counters[game.prog.score]
+        best_other = max((v for q, v in enumerate(sc) if q != player), default=0)
+        value = sc[player] - self.opponent_weight * best_other
+        for r, w in self._weights:
+            value += w * counters[r][player]
+        return value
+
+    # ------------------------------------------------------------ policies
+    def _myopic(self, game, player, options):
+        """The option whose immediate result is best for ``player`` (no lookahead).
+
+        A prompt for which doing nothing was best once in this search is answered with
+        its null option again without evaluating (placing a worker or moving a token
+        costs now and pays later, so the myopic answer there is always "pass").
+        """
+        prompt = game.s.pending["prompt"]
+        if prompt in self._null_prompts:
+            for opt in options:
+                if is_null(opt):
+                    return opt
+        best, best_v = options[0], None
+        for opt in options:
+            c = game.clone()
+            c.apply(opt)
+            v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+            if best_v is None or v > best_v:
+                best, best_v = opt, v
+        if is_null(best):
+            self._null_prompts.add(prompt)
+        return best
+
+    def _rollout(self, game, player, round_):
+        s = game.s
+        rng = self.rng
+        for _ in range(self.horizon):
+            if s.finished or s.round != round_:
+                return
+            pend = s.pending
+            options = pend["options"]
+            if len(options) == 1:
+                opt = options[0]
+            elif pend["player"] == player:
+                opt = self._myopic(game, player, options)
+            else:
+                opt = next((o for o in options if is_null(o)), None)
+                if opt is None:
+                    opt = options[rng.randrange(len(options))]
+            game.apply(opt)
+
+    def choose(self, game, player: int) -> str:
+        options = game.legal_options()
+        if len(options) == 1:
+            return options[0]
+        self._prepare(game)
+        self._null_prompts = set()
+        round_ = game.s.round
+        best, best_v = [], None
+        for opt in options:
+            c = game.clone()
+            c.apply(opt)
+            self._rollout(c, player, round_)
+            v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+            if best_v is None or v > best_v + 1e-9:
+                best, best_v = [opt], v
+            elif v >= best_v - 1e-9:
+                best.append(opt)
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]

@@ -1,0 +1,104 @@
+"""A human at the terminal.
+
+Each decision shows the round and phase, the prompt, the player's key counters
+(score first, then the other resources and per-player counters the player may
+see) and the numbered options with their ids.  The player answers with an id
+or its number; anything else re-asks (with a "did you mean").  ``?`` shows the
+options again.  End of input (Ctrl-D) or ``quit`` raises ``HumanQuit``, which
+the command line turns into a clean exit (130), never a traceback.
+"""
+from __future__ import annotations
+
+import sys
+
+from .base import SeededAgent
+
+
+class HumanQuit(Exception):
+    """The human closed the input (EOF / Ctrl-D) or typed ``quit``: abandon the game."""
+
+
+QUIT_WORDS = frozenset({"quit", "exit", ":q"})
+
+
+class HumanAgent(SeededAgent):
+    name = "human"
+
+    def __init__(self, seed: int = 0, seat: int = 0, stdin=None, stdout=None):
+        super().__init__(seed, seat)
+        self.stdin, self.stdout = stdin, stdout
+
+    # streams are looked up late so that tests (and pytest's capture) can swap sys.stdin/stdout
+    def _in(self):
+        return self.stdin if self.stdin is not None else sys.stdin
+
+    def _out(self):
+        return self.stdout if self.stdout is not None else sys.stdout
+
+    def _say(self, text: str = "") -> None:
+        out = self._out()
+        out.write(text + "\n")
+        out.flush()
+
+    def key_counters(self, game, player: int) -> str:
+        """``pp 12, denier 5, food 2, ... workers 4``: the counters of ``player`` that they may see."""
+        obs = game.observation(player)
+        counters = obs["counters"]
+        prog = game.prog
+        names = [prog.score] + [r for r in prog.resources if r != prog.score]
+        names += [n for n, c in prog.counters.items()
+                  if c.get("scope") == "player" and not c.get("by") and n not in names]
+        parts = []
+        for name in names:
+            row = counters.get(name)
+            if isinstance(row, list) and player < len(row) and isinstance(row[player], int):
+                parts.append("%s %d" % (name, row[player]))
+        return ", ".join(parts)
+
+    def show(self, game, player: int, options: list[str]) -> None:
+        s = game.s
+        self._say("")
+        self._say("-- round %s, %s -- player %d (%s)" % (s.round, s.phase or "setup", player,
+                                                         self.key_counters(game, player)))
+        self._say(game.prompt() or "Choose")
+        width = len(str(len(options)))
+        for i, opt in enumerate(options, 1):
+            self._say("  %*d. %s" % (width, i, opt))
+
+    def parse(self, answer: str, options: list[str]) -> str | None:
+        """The option an answer names (an id, or a number from 1), or None."""
+        answer = answer.strip()
+        if answer in options:
+            return answer
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        return None
+
+    def choose(self, game, player: int) -> str:
+        from dsl.diagnostics import did_you_mean
+
+        options = game.legal_options()
+        self.show(game, player, options)
+        inp = self._in()
+        while True:
+            out = self._out()
+            out.write("player %d> " % player)
+            out.flush()
+            try:
+                line = inp.readline()
+            except (EOFError, KeyboardInterrupt):
+                raise HumanQuit("input closed") from None
+            if not line:
+                self._say("")
+                raise HumanQuit("input closed")
+            answer = line.strip()
+            if answer.lower() in QUIT_WORDS:
+                raise HumanQuit("quit")
+            if answer in ("?", "help", ""):
+                self.show(game, player, options)
+                continue
+            chosen = self.parse(answer, options)
+            if chosen is not None:
+                return chosen
+            self._say("'%s' is not one of the options%s; answer with an id or a number from 1 to %d "
+                      "(? lists them, quit gives up)" % (answer, did_you_mean(answer, options), len(options)))
