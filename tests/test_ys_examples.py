@@ -1,0 +1,228 @@
+"""The Ys rulebook's worked examples and rules, played through the engine.
+
+Seats stand for the rulebook's colours: BLUE 0, ORANGE 1, PURPLE 2, YELLOW 3.
+Sections refer to ../shared/rules/ys_rulebook_en.txt.
+
+- Phase 4 example, neighborhood: Blue 4+3+2 = 9, Yellow 8, Purple 6,
+  Orange 5: Blue takes two gems (blue and red), Yellow one (blue), Purple
+  the last (green), Orange nothing.  Port area: Yellow's '4' takes the black
+  gem.  Commercial area: Yellow and Orange tie 4-4, Yellow's 6 in front of
+  the screen beats Orange's 5: Yellow scores 3.  Palace: Blue's '4' takes
+  the character.
+- Phase 4 example, market: line 1 Blue 3+1 = Orange 4, fronts 5 = 5, Orange
+  holds order card 1 and takes the white gem as green; line 2 Yellow 3 beats
+  Orange's 0; line 3 Purple's 1 takes red.  Columns: blue, red and green tie
+  at 4; blue and red have three brokers, green one; Purple (best front)
+  chooses blue: blue +2, red +1, green -1, yellow -2.  Highest bidder: Orange
+  and Blue both 4 in the market and 5 in front; Orange's order card wins and
+  Orange moves green up one.
+- End of the game example: blue and red top the scale, blue leftmost: blue
+  scores 24/18/12/6, red 20/15/10/5; A 6 blue gems, B and C 5, D 3: A 24,
+  B and C 12 (the lowest of their places), D 6.  Black gems table.
+- Rules: a lone '0' broker wins its area; one broker per market square;
+  1 VP per market placement; bids are secret until revealed together;
+  observations never show hidden brokers, screens or decks.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+from dsl.loader import load_checked
+from interpreter.engine import Game
+
+BLUE, ORANGE, PURPLE, YELLOW = range(4)
+
+
+@functools.cache
+def ys():
+    return load_checked("ys")
+
+
+def piece(owner, value, where, up=0):
+    return ["broker", owner, value, where, up, 0]
+
+
+def counting_position():
+    g = Game.new(ys(), players=4, seed=0)
+    s = g.s
+    s.orders["turn_order"] = [ORANGE, BLUE, PURPLE, YELLOW]
+    for p in range(4):
+        s.counters["order_card"][p] = s.orders["turn_order"].index(p) + 1
+        for c in ("blue", "green", "yellow", "red", "black", "vp"):
+            s.counters[c][p] = 0
+    s.pieces = [
+        # Neighborhood 1
+        piece(YELLOW, 4, "n1_port"), piece(BLUE, 3, "n1_port"), piece(PURPLE, 3, "n1_port"),
+        piece(YELLOW, 4, "n1_commerce"), piece(ORANGE, 4, "n1_commerce"), piece(PURPLE, 3, "n1_commerce"),
+        piece(BLUE, 2, "n1_commerce"),
+        piece(BLUE, 4, "n1_palace"), piece(ORANGE, 1, "n1_palace"),
+        # The market
+        piece(BLUE, 3, "m_blue_1"), piece(BLUE, 1, "m_red_1"), piece(ORANGE, 4, "m_green_1"),
+        piece(ORANGE, 0, "m_blue_2"), piece(YELLOW, 3, "m_red_2"),
+        piece(PURPLE, 1, "m_blue_3"), piece(BLUE, 0, "m_red_3"),
+        # In front of the screens
+        piece(YELLOW, 3, "front", 1), piece(YELLOW, 2, "front", 1), piece(YELLOW, 1, "front", 1),
+        piece(ORANGE, 4, "front", 1), piece(ORANGE, 1, "front", 1), piece(ORANGE, 0, "front", 1),
+        piece(BLUE, 1, "front", 1), piece(BLUE, 0, "front", 1), piece(BLUE, 4, "front", 1),
+        piece(PURPLE, 4, "front", 1), piece(PURPLE, 4, "front", 1), piece(PURPLE, 0, "front", 1),
+    ]
+    for n in ("n1", "n2", "n3", "n4"):
+        s.zones["port"][n] = []
+        s.zones["character_shown"][n] = []
+    s.zones["port"]["n1"] = ["blue", "blue", "red", "green"]
+    s.zones["character_shown"]["n1"] = ["merchant"]
+    s.zones["line_gem"] = {"line1": ["white"], "line2": ["yellow"], "line3": ["red"]}
+    s.counters["quotation"] = [7, 7, 7, 7]
+    return g
+
+
+def test_neighborhood_and_market_counting_example():
+    g = counting_position()
+    g.start_phase("counting")
+    c = g.s.counters
+    # Blue, first with 9, takes two gems: blue and red.
+    assert g.current_player() == BLUE and set(g.legal_options()) == {"gem:blue", "gem:red", "gem:green"}
+    g.apply("gem:blue")
+    g.apply("gem:red")
+    # Yellow, second with 8, takes the other blue gem; Purple the green one; Orange nothing.
+    assert g.current_player() == YELLOW and set(g.legal_options()) == {"gem:blue", "gem:green"}
+    g.apply("gem:blue")
+    assert [c["blue"][BLUE], c["red"][BLUE], c["blue"][YELLOW], c["green"][PURPLE]] == [1, 1, 1, 1]
+    assert c["blue"][ORANGE] + c["green"][ORANGE] + c["red"][ORANGE] == 0
+    # Port area: Yellow's black gem; commercial area: Yellow beats Orange on the front brokers.
+    assert c["black"][YELLOW] == 1
+    assert c["vp"][YELLOW] == 3                 # the shop's 3 (market VPs came at placement)
+    assert c["vp"][ORANGE] == 0
+    # Palace: Blue takes the character.
+    assert "merchant" in g.s.zones["hand"][BLUE]
+    # Market line 1: Orange wins the tie on the order card and turns the white gem into green.
+    assert g.current_player() == ORANGE and g.prompt().startswith("The white gem")
+    g.apply("color:green")
+    assert c["green"][ORANGE] == 1
+    assert c["yellow"][YELLOW] == 1          # line 2
+    assert c["red"][PURPLE] == 1             # line 3
+    # Columns: blue, red and green tie at 4; blue and red have more brokers; Purple chooses.
+    assert g.current_player() == PURPLE and set(g.legal_options()) == {"column:blue", "column:red"}
+    g.apply("column:blue")
+    # Highest bidder: Orange, on the order card; green up one.
+    assert g.current_player() == ORANGE and g.prompt().startswith("Move one gem")
+    g.apply("move:green:1")
+    assert c["quotation"] == [9, 7, 5, 8]    # blue +2, green -1 +1, yellow -2, red +1
+
+
+def test_lone_zero_broker_wins_its_area():
+    g = counting_position()
+    g.s.pieces = [piece(ORANGE, 0, "n2_port")] + [p for p in g.s.pieces if not p[3].startswith("n1")]
+    g.s.zones["port"]["n2"] = ["red", "red", "blue", "green"]
+    g.start_phase("counting")
+    assert g.current_player() == ORANGE and g.prompt() == "Take a gem from the port"
+    g.apply("gem:red")
+    g.apply("gem:blue")
+    assert g.s.counters["black"][ORANGE] == 1      # the port area's black gem too
+
+
+def _final_position(holdings, quotation, black=(0, 0, 0, 0)):
+    g = Game.new(ys(), players=4, seed=0)
+    for p in range(4):
+        g.s.counters["vp"][p] = 0
+        for i, color in enumerate(("blue", "green", "yellow", "red")):
+            g.s.counters[color][p] = holdings[p][i]
+        g.s.counters["black"][p] = black[p]
+    g.s.counters["quotation"] = list(quotation)
+    g.s.stack = [[g.prog.root_id, 3, {"player": None}, None]]
+    g.s.pending = None
+    g._run()
+    return g
+
+
+def test_final_scoring_ties_take_the_lowest_place():
+    # Blue gems top the scale: A 6, B and C 5, D 3 -> 24, 12, 12, 6.
+    g = _final_position([[6, 0, 0, 0], [5, 0, 0, 0], [5, 0, 0, 0], [3, 0, 0, 0]], [10, 5, 6, 4])
+    assert g.finished and g.scores() == [24, 12, 12, 6]
+
+
+def test_final_scoring_equal_quotations_leftmost_first():
+    # Blue and red top the scale: blue (leftmost) scores 24..., red 20...; yellow 16..., green 12...
+    g = _final_position([[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0]], [9, 3, 5, 9])
+    assert g.scores() == [24, 20, 16, 12]
+
+
+def test_black_gems_table():
+    g = _final_position([[0] * 4] * 4, [7, 7, 7, 7], black=(1, 3, 7, 9))
+    assert g.scores() == [1, 8, 24, 24]
+
+
+def test_draw_goes_to_the_most_gems():
+    g = _final_position([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], [7, 7, 7, 7], black=(0, 2, 0, 0))
+    # 24 for A's blue gem vs 4 for B's two black gems: no draw; make one:
+    g2 = _final_position([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], [7, 7, 7, 7], black=(1, 1, 0, 0))
+    assert g2.scores()[:2] == [1, 1] and g2.winners() == [0, 1]
+    assert g.winners() == [0]
+
+
+def _play_to_placement(seed=3):
+    g = Game.new(ys(), players=4, seed=seed)
+    r = random.Random(seed)
+    while g.s.phase != "placement":
+        g.apply(r.choice(g.legal_options()))
+    return g, r
+
+
+def test_market_square_holds_one_broker_and_pays_one_vp():
+    g, r = _play_to_placement()
+    p = g.current_player()
+    vp = g.s.counters["vp"][p]
+    while not g.prompt().startswith("Place a broker"):
+        g.apply(g.legal_options()[0])
+    market = [o for o in g.legal_options() if ":m_" in o]
+    g.apply(market[0])
+    assert g.s.counters["vp"][p] == vp + 1
+    square = market[0].rsplit(":", 1)[1]
+    assert not any(o.endswith(":" + square) for o in g.legal_options())
+
+
+def test_bids_are_secret_until_revealed():
+    g = Game.new(ys(), players=4, seed=11)
+    first = g.current_player()
+    g.apply(g.legal_options()[-1])             # the first bidder's two brokers
+    second = g.current_player()
+    obs = g.observation(second)
+    text = json.dumps(obs)
+    assert "bid" not in [pc[3] for pc in obs["pieces"] if pc[1] == first]
+    assert obs["private_piece_counts"]["broker:%d:bid" % first] == 2
+    assert '"ship_deck": [' not in text            # the deck shows only its size
+
+
+def test_observations_never_leak_hidden_values():
+    for seed in range(3):
+        g = Game.new(ys(), players=4, seed=seed)
+        r = random.Random(seed)
+        while not g.finished:
+            for viewer in range(4):
+                obs = g.observation(viewer)
+                shown = {(pc[1], pc[3], pc[2]) for pc in g.s.pieces if (pc[5] >> viewer) & 1}   # the Spy's looks
+                for kind, owner, value, where, up in obs["pieces"]:
+                    if owner != viewer and not up and value is not None:
+                        assert (owner, where, value) in shown, (seed, viewer, owner, where)
+                for name in ("ship_deck", "character_deck", "character_pool"):
+                    z = obs["zones"][name]
+                    assert isinstance(z, (int, dict)) and all(isinstance(v, int) for v in (z.values() if isinstance(z, dict) else [z]))
+                for p, hand in enumerate(obs["zones"]["hand"]):
+                    if p != viewer:
+                        assert isinstance(hand, int)
+            g.apply(r.choice(g.legal_options()))
+
+
+def test_gems_are_conserved():
+    totals = {"blue": 30, "green": 30, "yellow": 30, "red": 30, "black": 20}
+    for seed in range(5):
+        g = Game.new(ys(), players=4, seed=seed)
+        r = random.Random(seed)
+        while not g.finished:
+            g.apply(r.choice(g.legal_options()))
+            kinds = g.prog.enums["gem_kinds"]
+            for i, k in enumerate(kinds):
+                if k in totals:
+                    assert sum(g.s.counters[k]) + g.s.counters["bank"][i] == totals[k]
