@@ -47,7 +47,7 @@ class HumanAgent(SeededAgent):
         prog = game.prog
         names = [prog.score] + [r for r in prog.resources if r != prog.score]
         names += [n for n, c in prog.counters.items()
-                  if c.get("scope") == "player" and not c.get("by") and n not in names]
+                  if c.get("scope") == "player" and not c.get("by") and not c.get("reset") and n not in names]
         parts = []
         for name in names:
             row = counters.get(name)
@@ -100,5 +100,6 @@ class HumanAgent(SeededAgent):
             chosen = self.parse(answer, options)
             if chosen is not None:
                 return chosen
-            self._say("'%s' is not one of the options%s; answer with an id or a number from 1 to %d "
-                      "(? lists them, quit gives up)" % (answer, did_you_mean(answer, options), len(options)))
+            hint = did_you_mean(answer, options).lstrip("; ")
+            self._say("'%s' is not one of the options%s" % (answer, " (" + hint + ")" if hint else ""))
+            self._say("answer with an id or a number from 1 to %d; ? lists the options, quit gives up" % len(options))

@@ -1,0 +1,284 @@
+"""JSON Lines game logs: write one while playing, replay one to verify it.
+
+A log has one JSON object per line:
+
+    {"type": "header", "ruleset": "caylus", "variant": null, "players": 4, "seed": 7,
+     "ruleset_hash": "...", "engine": "1", "agents": ["greedy", "random", ...],
+     "source": {"ruleset": "caylus", "variant": null}}
+    {"type": "decision", "n": 1, "player": 2, "option": "place:gate", "round": 1, "phase": "placement"}
+    ...
+    {"type": "result", "scores": [...], "winners": [...], "rounds": 13, "decisions": 251}
+
+``n`` counts decisions from 1; ``round`` and ``phase`` are the game's position
+when the decision was asked.  ``source`` says how the rules were named when the
+game was played (a shipped name or a path, and the ``--variant`` given), so a
+replay loads the same files; ``ruleset_hash`` (the ruleset's digest) proves they
+still hold the same rules.
+
+``replay(path)`` re-executes a log and returns ``(ok, message, game)``; it
+never raises for a bad log -- bad JSON, a missing field, a truncated file, an
+option that is not legal, another player to move, a different result or
+changed rules all come back as ``ok = False`` with a message naming the first
+line that diverges (``check_log`` returns the same with the line number apart).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from dsl.diagnostics import Diagnostic, RulesError, register
+
+register("R001", "error", "replay diverged: the log does not match what the rules do")
+register("R002", "error", "malformed game log (bad JSON, missing or ill-typed field, truncated)")
+register("R003", "error", "the game log was written with other rules (ruleset hash differs)")
+
+LOG_FORMAT = 1
+"""Version of the log layout, written in the header as ``log_format``."""
+
+
+# ------------------------------------------------------------------ writing
+class GameLogWriter:
+    """Writes a game's log as it is played: ``header`` once, ``decision`` per decision, ``result`` at the end.
+
+    Lines are flushed as they are written, so an interrupted game leaves a valid
+    (if result-less) prefix.  Use as a context manager or call ``close()``.
+    """
+
+    def __init__(self, target, game, agents: list[str], source: dict | None = None):
+        if isinstance(target, (str, os.PathLike)):
+            self._f = open(target, "w", encoding="utf-8")
+            self._own = True
+        else:
+            self._f, self._own = target, False
+        from .engine import ENGINE_VERSION
+        self._write(header_record(game, agents, source, ENGINE_VERSION))
+
+    def _write(self, rec: dict) -> None:
+        self._f.write(json.dumps(rec, separators=(", ", ": ")) + "\n")
+        self._f.flush()
+
+    def decision(self, n: int, player: int, option: str, round_: int, phase: str) -> None:
+        self._write({"type": "decision", "n": n, "player": player, "option": option,
+                     "round": round_, "phase": phase})
+
+    def result(self, game) -> None:
+        self._write(result_record(game))
+
+    def close(self) -> None:
+        if self._own and not self._f.closed:
+            self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def header_record(game, agents, source, engine_version) -> dict:
+    rs = game.rs
+    return {"type": "header", "log_format": LOG_FORMAT, "ruleset": rs.name, "variant": rs.variant,
+            "players": game.s.players, "seed": game.seed, "ruleset_hash": rs.digest,
+            "engine": engine_version, "agents": list(agents),
+            "source": source or {"ruleset": rs.name, "variant": rs.variant}}
+
+
+def result_record(game) -> dict:
+    return {"type": "result", "scores": game.scores(), "winners": game.winners(),
+            "rounds": game.s.round, "decisions": game.s.decisions}
+
+
+# ------------------------------------------------------------------ replaying
+@dataclass
+class ReplayReport:
+    ok: bool
+    message: str
+    game: object = None
+    line: int | None = None            # the first diverging line (1-based), None when ok
+    code: str | None = None            # R001 / R002 / R003 when not ok
+    decisions: int = 0                 # decisions replayed successfully
+    header: dict = field(default_factory=dict)
+    detail: str = ""                   # the message without its "line K: " prefix
+
+    def diagnostic(self, path: str) -> Diagnostic:
+        """The divergence as a positioned diagnostic (``LOG:line:1: error: ... [R00x]``)."""
+        return Diagnostic(path, self.line or 1, 1, "error", self.code or "R001", self.detail or self.message)
+
+
+class _Diverged(Exception):
+    def __init__(self, line: int, message: str, code: str = "R001"):
+        super().__init__(message)
+        self.line, self.message, self.code = line, message, code
+
+
+def _field(rec: dict, name: str, types, line: int, what: str):
+    if name not in rec:
+        raise _Diverged(line, "%s has no '%s' field" % (what, name), "R002")
+    v = rec[name]
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in _as_tuple(types)):
+        raise _Diverged(line, "%s: '%s' should be %s, not %s" % (what, name, _type_names(types), json.dumps(v)),
+                        "R002")
+    return v
+
+
+def _as_tuple(types):
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _type_names(types) -> str:
+    names = {int: "an integer", str: "a string", list: "a list", dict: "an object", type(None): "null"}
+    return " or ".join(names.get(t, t.__name__) for t in _as_tuple(types))
+
+
+def _records(path: str):
+    """(line number, record) for every non-blank line; bad JSON raises _Diverged naming the line."""
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise _Diverged(1, "cannot read the log: %s" % (e.strerror or e), "R002") from None
+    with f:
+        k = 0
+        while True:
+            try:
+                text = f.readline()
+            except UnicodeDecodeError:
+                raise _Diverged(k + 1, "not valid UTF-8", "R002") from None
+            if not text:
+                return
+            k += 1
+            if not text.strip():
+                continue
+            try:
+                rec = json.loads(text)
+            except ValueError as e:
+                truncated = not text.endswith("\n")
+                raise _Diverged(k, "not valid JSON%s: %s"
+                                % (" (the log looks truncated)" if truncated else "", e), "R002") from None
+            if not isinstance(rec, dict):
+                raise _Diverged(k, "not a JSON object", "R002")
+            yield k, rec
+
+
+def _load_rules(header: dict):
+    """The rules a header names: its ``source`` when that is a file that still exists, else the shipped name."""
+    from dsl.loader import load_checked
+
+    src = header.get("source")
+    if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]):
+        variant = src.get("variant")
+        return load_checked(src["ruleset"], variant if isinstance(variant, str) else None)
+    return load_checked(header["ruleset"], header["variant"])
+
+
+def check_log(path: str, rs=None) -> ReplayReport:
+    """Replay the log at ``path``; the report names the first line that diverges."""
+    report = ReplayReport(False, "")
+    try:
+        _replay_into(path, rs, report)
+    except _Diverged as d:
+        report.ok, report.line, report.code, report.detail = False, d.line, d.code, d.message
+        report.message = "line %d: %s" % (d.line, d.message)
+    return report
+
+
+def replay(path: str, rs=None):
+    """``(ok, message, game)`` for the log at ``path`` (see ``check_log``)."""
+    r = check_log(path, rs)
+    return r.ok, r.message, r.game
+
+
+def _replay_into(path: str, rs, report: ReplayReport) -> None:
+    from .engine import ENGINE_VERSION, Game, IllegalOption
+
+    records = _records(path)
+    first = next(records, None)
+    if first is None:
+        raise _Diverged(1, "the log is empty", "R002")
+    line, header = first
+    if header.get("type") != "header":
+        raise _Diverged(line, "the first line should be the header (type 'header'), not %s"
+                        % json.dumps(header.get("type")), "R002")
+    what = "the header"
+    _field(header, "ruleset", str, line, what)
+    _field(header, "variant", (str, type(None)), line, what)
+    players = _field(header, "players", int, line, what)
+    seed = _field(header, "seed", int, line, what)
+    digest = _field(header, "ruleset_hash", str, line, what)
+    report.header = header
+    if rs is None:
+        try:
+            rs = _load_rules(header)
+        except RulesError as e:
+            raise _Diverged(line, "cannot load the rules the log names: %s" % e, "R003") from None
+    if rs.digest != digest:
+        raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
+                        % (digest, rs.digest), "R003")
+    try:
+        game = Game.new(rs, players=players, seed=seed)
+    except RulesError as e:
+        raise _Diverged(line, "cannot start the game the header describes: %s" % e) from None
+    report.game = game
+    engine_note = ""
+    if header.get("engine") != ENGINE_VERSION:
+        engine_note = " (written by engine %s, replayed by engine %s)" % (header.get("engine"), ENGINE_VERSION)
+    result_seen = False
+    for line, rec in records:
+        kind = rec.get("type")
+        if result_seen:
+            raise _Diverged(line, "a %s line after the result" % json.dumps(kind), "R002")
+        if kind == "decision":
+            _replay_decision(game, rec, line, IllegalOption)
+            report.decisions += 1
+        elif kind == "result":
+            _check_result(game, rec, line)
+            result_seen = True
+        else:
+            raise _Diverged(line, "unknown line type %s (expected 'decision' or 'result')" % json.dumps(kind),
+                            "R002")
+    if not result_seen:
+        raise _Diverged(line + 1, "the log ends without a result line after %d decisions (truncated or abandoned)%s"
+                        % (report.decisions, "; the game is not finished" if not game.finished else ""), "R002")
+    report.ok = True
+    report.message = "replayed %d decisions of %s%s with %d players, seed %d: identical result%s" % (
+        report.decisions, rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
+
+
+def _replay_decision(game, rec: dict, line: int, IllegalOption) -> None:
+    what = "decision"
+    n = _field(rec, "n", int, line, what)
+    player = _field(rec, "player", int, line, what)
+    option = _field(rec, "option", str, line, what)
+    if game.finished:
+        raise _Diverged(line, "decision %d, but the game was already over" % n)
+    expected = game.s.decisions + 1
+    if n != expected:
+        raise _Diverged(line, "decision number %d, expected %d" % (n, expected))
+    who = game.current_player()
+    if player != who:
+        raise _Diverged(line, "decision %d is by player %s, but player %s is to decide (%s)"
+                        % (n, player, who, game.prompt()))
+    if "round" in rec and rec["round"] != game.s.round:
+        raise _Diverged(line, "decision %d in round %s, but the game is in round %s" % (n, rec["round"], game.s.round))
+    if "phase" in rec and rec["phase"] != game.s.phase:
+        raise _Diverged(line, "decision %d in phase %s, but the game is in phase %s"
+                        % (n, json.dumps(rec["phase"]), json.dumps(game.s.phase)))
+    try:
+        game.apply(option)
+    except IllegalOption as e:
+        raise _Diverged(line, "decision %d: %s" % (n, e)) from None
+    except RulesError as e:
+        raise _Diverged(line, "decision %d: the rules failed while playing '%s': %s" % (n, option, e)) from None
+
+
+def _check_result(game, rec: dict, line: int) -> None:
+    if not game.finished:
+        raise _Diverged(line, "the log's result comes after %d decisions, but the game is not finished (%s is to "
+                        "decide: %s)" % (game.s.decisions, game.current_player(), game.prompt()))
+    want = result_record(game)
+    for key in ("scores", "winners", "rounds", "decisions"):
+        if key not in rec:
+            raise _Diverged(line, "the result has no '%s' field" % key, "R002")
+        if rec[key] != want[key]:
+            raise _Diverged(line, "the result differs: %s %s in the log, %s on replay"
+                            % (key, json.dumps(rec[key]), json.dumps(want[key])))
