@@ -137,6 +137,7 @@ class _Compiler:
             raise ValueError("schema keyword(s) %s not supported by the built-in validator" % sorted(unknown))
         keys = set(schema)
         type_check = self.type_check(schema.get("type"))
+        fast = self.leaf_predicate(schema)
         checks = []
         if "$ref" in schema:
             checks.append(self.ref(schema["$ref"]))
@@ -160,7 +161,54 @@ class _Compiler:
             checks.append([self.all_of(schema["allOf"], schema)])
         if "if" in schema:
             checks.append([self.if_then(schema["if"], schema.get("then", True), schema.get("else", True))])
-        return self.combine(type_check, checks)
+        full = self.combine(type_check, checks)
+        if fast is None:
+            return full
+
+        def leaf(x, path, errs):
+            if fast(x):
+                return True
+            return full(x, path, errs) if errs is not None else False
+        return leaf
+
+    @staticmethod
+    def leaf_predicate(schema):
+        """One inline test for a scalar schema (type, const, enum, bounds, pattern), or None."""
+        if not schema.keys() - _IGNORED <= {"type", "const", "enum", "minimum", "maximum", "minLength", "pattern"}:
+            return None
+        types = schema.get("type")
+        types = None if types is None else ([types] if isinstance(types, str) else list(types))
+        if types is not None and not set(types) <= {"string", "integer", "null", "boolean"}:
+            return None
+        pytypes = None if types is None else frozenset(
+            {"string": str, "integer": int, "null": type(None), "boolean": bool}[t] for t in types)
+        integer = types is not None and "integer" in types
+        if "const" in schema and type(schema["const"]) is not str:
+            return None
+        if "enum" in schema and not all(type(v) is str for v in schema["enum"]):
+            return None
+        const = schema.get("const")
+        enum = frozenset(schema["enum"]) if "enum" in schema else None
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        min_length = schema.get("minLength")
+        rx = re.compile(schema["pattern"]).search if "pattern" in schema else None
+
+        def fast(x):
+            t = type(x)
+            if pytypes is not None and t not in pytypes and not (integer and t is float and x.is_integer()):
+                return False
+            if const is not None and not (t is str and x == const):
+                return False
+            if enum is not None and not (t is str and x in enum):
+                return False
+            if t is int or t is float:
+                if (lo is not None and x < lo) or (hi is not None and x > hi):
+                    return False
+            elif t is str:
+                if (min_length is not None and len(x) < min_length) or (rx is not None and rx(x) is None):
+                    return False
+            return True
+        return fast
 
     @staticmethod
     def combine(type_check, checks):
@@ -168,6 +216,8 @@ class _Compiler:
             return type_check or (lambda x, path, errs: True)
         if type_check is None and len(checks) == 1:
             only = checks[0]
+            if only[0] is not None:
+                return only[0]
             return lambda x, path, errs: only[0](x, path, errs)
 
         def check(x, path, errs):
@@ -233,9 +283,21 @@ class _Compiler:
         extra_cell = None if extra is True or closed else self.cell(extra)
         names = self.cell(schema["propertyNames"]) if "propertyNames" in schema else None
         scan_keys = closed or extra_cell is not None or names is not None
+        required_set = frozenset(required)
+        prop_keys = frozenset(props)
+        simple = closed and names is None
 
         def check(x, path, errs):
             if type(x) is not dict:
+                return True
+            if errs is None and simple:
+                # The fast path: set comparisons in C, then each present property.
+                keys = x.keys()
+                if not (required_set <= keys and keys <= prop_keys):
+                    return False
+                for k, c in prop_items:
+                    if k in x and not c[0](x[k], None, None):
+                        return False
                 return True
             ok = True
             for k in required:
@@ -470,16 +532,33 @@ def schema_errors(ir) -> list[tuple[tuple, str]]:
 # ------------------------------------------------------------------ depth
 def too_deep(ir, limit: int = MAX_IR_DEPTH) -> tuple | None:
     """The path to the first container nested deeper than `limit`, or None (no recursion)."""
+    stack = [(ir, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth >= limit:
+            return _path_to(ir, node)
+        if type(node) is dict:
+            node = node.values()
+        elif type(node) is not list:
+            continue
+        for v in node:
+            if type(v) is dict or type(v) is list:
+                push((v, depth + 1))
+    return None
+
+
+def _path_to(ir, target) -> tuple:
     stack = [(ir, ())]
     while stack:
         node, path = stack.pop()
-        if len(path) >= limit:
+        if node is target:
             return path
         if type(node) is dict:
             stack.extend((v, path + (k,)) for k, v in node.items() if type(v) in (dict, list))
         elif type(node) is list:
             stack.extend((v, path + (i,)) for i, v in enumerate(node) if type(v) in (dict, list))
-    return None
+    return ()
 
 
 # ------------------------------------------------------------------ positions

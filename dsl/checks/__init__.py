@@ -1,12 +1,45 @@
 """Semantic checks over a resolved ruleset.  Each check is a function
-``check_x(ruleset) -> list[Diagnostic]``; adding a check is adding it to CHECKS."""
+``check_x(ruleset) -> list[Diagnostic]``; adding a check is adding it to CHECKS.
+
+Code families: N1xx names (names.py), T2xx types (types.py), R3xx ranges (ranges.py),
+A4xx calls and arity (calls.py).  The checks share one symbol table and one scoped walk of the
+ruleset (model.py), built once per `run_checks`.
+"""
 from __future__ import annotations
 
-CHECKS: list = []
+from .calls import check_effect_calls, check_function_calls
+from .model import shared_model
+from .names import check_duplicates, check_game, check_local_names, check_undefined
+from .ranges import check_counters, check_numbers, check_players, check_road_positions, check_tables
+from .types import (check_amounts, check_arg_kinds, check_attributes, check_indexes, check_of, check_placement,
+                    check_references, check_set_targets)
+
+CHECKS: list = [
+    check_game,
+    check_duplicates,
+    check_undefined,
+    check_local_names,
+    check_effect_calls,
+    check_function_calls,
+    check_amounts,
+    check_arg_kinds,
+    check_set_targets,
+    check_indexes,
+    check_of,
+    check_references,
+    check_placement,
+    check_attributes,
+    check_players,
+    check_counters,
+    check_numbers,
+    check_road_positions,
+    check_tables,
+]
 
 
 def run_checks(ruleset) -> list:
     out = []
-    for check in CHECKS:
-        out.extend(check(ruleset))
+    with shared_model(ruleset):
+        for check in CHECKS:
+            out.extend(check(ruleset))
     return out

@@ -1,0 +1,149 @@
+"""Name checks (N1xx): the game declaration, duplicates, undefined names, local name clashes."""
+from __future__ import annotations
+
+from .. import primitives as P
+from ..diagnostics import Diagnostic, did_you_mean, register
+from .model import model
+
+register("N100", "error", "no game declaration")
+register("N101", "error", "name declared twice")
+register("N102", "error", "more than one game declaration")
+register("N103", "error", "undefined name")
+register("N104", "error", "declaration hides a built-in name")
+register("N105", "error", "two options of one choice have the same name")
+register("N106", "error", "parameter or variable name given twice")
+register("N107", "error", "declaration without a name")
+
+# Which declarations may share a name.  The interpreter evaluates most names to something of
+# their own (a counter's value, a let, an order, an enum's values, a table ...): such a name must
+# be unique.  Spaces and buildings are looked up by name for their attributes: unique among
+# themselves.  The rest are plain symbols -- the name is the value -- so a resource, a category,
+# an enum value and a place for pieces may be the same symbol: `category wood` names the tiles
+# built with `resource wood`, as the rulebooks say "wood building", and Ys's `enum colors` lists
+# the gem resources.  An enum value twice in one enum is still a mistake.
+SYMBOL_KINDS = {"resource", "category", "enum value", "piece place"}
+ENTITY_KINDS = {"space", "building"}
+
+
+def conflicts(kind: str, i: int, kind0: str, i0: int) -> bool:
+    """Do two declarations of one name clash?"""
+    if kind == kind0:
+        return not (kind == "enum value" and i != i0)
+    if kind in SYMBOL_KINDS and kind0 in SYMBOL_KINDS:
+        return False
+    return not ({kind, kind0} & SYMBOL_KINDS and not {kind, kind0} - SYMBOL_KINDS - ENTITY_KINDS)
+
+
+_UNNAMED = {"setup", "final"}
+
+
+def _where(sym, i: int, here: int) -> str:
+    d = sym.decls[i]
+    line = d["pos"][0] if isinstance(d.get("pos"), list) and d["pos"] else 1
+    if sym.path(i) == sym.path(here):
+        return "line %d" % line
+    return "%s:%d" % (sym.path(i), line)
+
+
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def check_game(ruleset) -> list[Diagnostic]:
+    """Exactly one `game` declaration."""
+    sym = model(ruleset).sym
+    games = [i for i, d in enumerate(sym.decls) if d.get("kind") == "game"]
+    if not games:
+        return [Diagnostic(sym.default_path, 1, 1, "error", "N100",
+                           "the ruleset has no 'game' declaration (did a variant remove it?)")]
+    return [sym.diag(i, sym.decls[i], "N102", "a second 'game' declaration ('%s'); the first is at %s"
+                     % (sym.decls[i].get("name"), _where(sym, games[0], i))) for i in games[1:]]
+
+
+def check_duplicates(ruleset) -> list[Diagnostic]:
+    """One global namespace: declaration names, enum values and piece places (see `conflicts`);
+    built-in names are reserved."""
+    sym = model(ruleset).sym
+    out = []
+    for name, entries in sym.by_name.items():
+        for n, (kind, i) in enumerate(entries):
+            for kind0, i0 in entries[:n]:
+                if not conflicts(kind, i, kind0, i0):
+                    continue
+                d = sym.decls[i]
+                if kind in _UNNAMED and kind0 == kind:
+                    msg = "a second '%s' block (the first is at %s); merge them" % (kind, _where(sym, i0, i))
+                elif kind == "enum value" and kind0 == "enum value" and i == i0:
+                    msg = "'%s' is listed twice in enum '%s'" % (name, d.get("name"))
+                else:
+                    msg = "'%s' is already declared as %s at %s" % (name, _article(kind0), _where(sym, i0, i))
+                    if kind == "enum value":
+                        msg = "enum value " + msg
+                out.append(sym.diag(i, d, "N101", msg))
+                break
+        if name in sym.builtin or name in P.EFFECTS or name in P.FUNCTIONS:
+            what = ("a built-in effect" if name in P.EFFECTS else "a built-in function" if name in P.FUNCTIONS
+                    else "a constant" if name in P.CONSTANTS else "a context name")
+            for kind, i in entries:
+                if kind in _UNNAMED:
+                    continue
+                out.append(sym.diag(i, sym.decls[i], "N104", "'%s' is %s; give the %s another name"
+                                    % (name, what, kind)))
+    for i, d in enumerate(sym.decls):
+        if not isinstance(d.get("name"), str) and d.get("kind") not in _UNNAMED:
+            out.append(sym.diag(i, d, "N107", "this %s declaration has no name" % d.get("kind")))
+    return out
+
+
+def check_undefined(ruleset) -> list[Diagnostic]:
+    """Every name in an expression, amount unit and `set` target is defined where it is used."""
+    m = model(ruleset)
+    sym, uses = m.sym, m.uses
+    out = []
+    everything = None
+    for e, scope, i in uses.names:
+        name = e["id"]
+        if name in scope or sym.is_defined(name):
+            continue
+        if everything is None:
+            everything = sorted(sym.all_names())
+        out.append(sym.diag(i, e, "N103", "undefined name '%s'%s"
+                            % (name, did_you_mean(name, sorted(scope) + everything))))
+    from .model import end_of
+    for a, scope, i, _ in uses.amounts:
+        what = a["what"]
+        if what in scope or sym.is_defined(what):
+            continue
+        out.append(sym.diag(i, end_of(a, len(what)), "N103", "undefined resource '%s'%s" % (
+            what, did_you_mean(what, sorted(scope) + sorted(sym.resources | sym.resource_lists)))))
+    for st, scope, i in uses.sets:
+        name = st["target"]["name"]
+        if sym.is_defined(name) or name in scope:
+            continue
+        out.append(sym.diag(i, st, "N103", "undefined counter '%s'%s" % (
+            name, did_you_mean(name, sorted(set(sym.counters) | sym.resources)))))
+    return out
+
+
+def check_local_names(ruleset) -> list[Diagnostic]:
+    """Option names unique within a choice; parameter names unique within their list."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for st, i in m.uses.chooses:
+        seen = set()
+        for o in st["options"]:
+            if o["name"] in seen:
+                out.append(sym.diag(i, o, "N105", "option '%s' is offered twice in this choice; "
+                                    "option ids must be unique" % o["name"]))
+            seen.add(o["name"])
+            params = [p["name"] for p in o["params"]]
+            for n, p in enumerate(params):
+                if p in params[:n]:
+                    out.append(sym.diag(i, o, "N106", "option '%s' names its parameter '%s' twice" % (o["name"], p)))
+    for i, d in enumerate(sym.decls):
+        params = d.get("params") if d.get("kind") in ("effect", "let") else None
+        for n, p in enumerate(params or []):
+            if p in params[:n]:
+                out.append(sym.diag(i, d, "N106", "%s '%s' names its parameter '%s' twice" % (d["kind"], d.get("name"), p)))
+    return out

@@ -1,0 +1,168 @@
+"""Range checks (R3xx): numbers that are out of range for what they count."""
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, register
+from .model import model
+
+register("R301", "error", "player count out of range")
+register("R302", "error", "counter start outside its min..max")
+register("R303", "error", "number below the least value it may take")
+register("R304", "error", "number too large")
+register("R305", "error", "road position beyond the road")
+register("R306", "error", "table range runs backwards")
+register("R307", "error", "table entries overlap")
+
+MAX_PLAYERS = 8
+ABSURD = 1_000_000
+"""Numbers beyond this are mistakes in any board game (and would make the engine allocate)."""
+
+# Attribute -> the least value it may take (None: no least value, only the absurd-number check).
+ATTRIBUTE_MINIMUM = {
+    "building": {"prestige": 0, "income": 0, "count": 0, "at": 1},
+    "space": {"slots": 1, "per_player": 1},
+    "track": {"length": 1},
+    "game": {"max_rounds": 1},
+    "counter": {"start": None, "min": None, "max": None},
+}
+UNLIMITED = {("space", "slots"): -1}   # the IR's spelling of 'unlimited'
+
+
+def _number(d: dict, key: str):
+    v = d.get(key)
+    return v if type(v) is int else None
+
+
+def check_players(ruleset) -> list[Diagnostic]:
+    """`players A..B`: 1 <= A <= B <= 8."""
+    sym = model(ruleset).sym
+    out = []
+    for i, d in enumerate(sym.decls):
+        if d.get("kind") != "game" or not isinstance(d.get("players"), list) or len(d["players"]) != 2:
+            continue
+        lo, hi = d["players"]
+        if not (type(lo) is int and type(hi) is int):
+            continue
+        if lo > hi:
+            out.append(sym.diag(i, d, "R301", "players %d..%d: the least is more than the most" % (lo, hi)))
+        elif lo < 1 or hi > MAX_PLAYERS:
+            out.append(sym.diag(i, d, "R301", "players %d..%d: a game has 1 to %d players" % (lo, hi, MAX_PLAYERS)))
+    return out
+
+
+def check_counters(ruleset) -> list[Diagnostic]:
+    """A counter's start lies within min..max (and min <= max)."""
+    sym = model(ruleset).sym
+    out = []
+    for i, d in enumerate(sym.decls):
+        if d.get("kind") != "counter":
+            continue
+        start, lo, hi = _number(d, "start"), _number(d, "min"), _number(d, "max")
+        if lo is not None and hi is not None and lo > hi:
+            out.append(sym.diag(i, d, "R302", "counter '%s' has min %d above max %d" % (d.get("name"), lo, hi)))
+        elif start is not None and ((lo is not None and start < lo) or (hi is not None and start > hi)):
+            out.append(sym.diag(i, d, "R302", "counter '%s' starts at %d, outside %s..%s" % (
+                d.get("name"), start, lo if lo is not None else "", hi if hi is not None else "")))
+    return out
+
+
+def check_numbers(ruleset) -> list[Diagnostic]:
+    """No negative counts, costs or lengths; no absurd numbers anywhere."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for i, d in enumerate(sym.decls):
+        kind = d.get("kind")
+        for key, least in ATTRIBUTE_MINIMUM.get(kind, {}).items():
+            v = _number(d, key)
+            if v is None or UNLIMITED.get((kind, key)) == v:
+                continue
+            if abs(v) > ABSURD:
+                out.append(sym.diag(i, d, "R304", "%s of %s '%s' is %d; numbers stay within %s"
+                                    % (key, kind, d.get("name"), v, f"{ABSURD:,}")))
+            elif least is not None and v < least:
+                out.append(sym.diag(i, d, "R303", "%s of %s '%s' is %d; it must be at least %d"
+                                    % (key, kind, d.get("name"), v, least)))
+        if kind == "pieces":
+            for v in d.get("values") or []:
+                if type(v) is int and (v < 0 or v > ABSURD):
+                    out.append(sym.diag(i, d, "R303" if v < 0 else "R304", "pieces '%s' have value %d" % (d.get("name"), v)))
+    for a, _, i, where in m.uses.amounts:
+        n = a["n"]
+        if where == "cost" and n.get("e") == "int" and n["v"] < 0:
+            out.append(sym.diag(i, n, "R303", "a cost of %d %s; costs are not negative" % (n["v"], a["what"])))
+    for e, i in m.uses.ints:
+        if abs(e["v"]) > ABSURD:
+            out.append(sym.diag(i, e, "R304", "%s is too large; numbers stay within %s"
+                                % (_short(e["v"]), f"{ABSURD:,}")))
+    return out
+
+
+def _short(v: int) -> str:
+    text = str(v)
+    return text if len(text) <= 20 else "%s... (%d digits)" % (text[:12], len(text))
+
+
+def check_road_positions(ruleset) -> list[Diagnostic]:
+    """A building's `at` lies on the road (the first track)."""
+    sym = model(ruleset).sym
+    tracks = [d for d in sym.decls if d.get("kind") == "track"]
+    road = tracks[0] if tracks else None
+    length = road.get("length") if road else None
+    out = []
+    for i, d in enumerate(sym.decls):
+        at = _number(d, "at") if d.get("kind") == "building" else None
+        if at is None or at < 1 or at > ABSURD:
+            continue   # check_numbers
+        if road is None:
+            out.append(sym.diag(i, d, "R305", "building '%s' is at road space %d, but no track is declared"
+                                % (d.get("name"), at)))
+        elif type(length) is int and at > length:
+            out.append(sym.diag(i, d, "R305", "building '%s' is at space %d of track '%s', which has %d spaces"
+                                % (d.get("name"), at, road.get("name"), length)))
+    return out
+
+
+def check_tables(ruleset) -> list[Diagnostic]:
+    """Table entries: ranges run forwards, no number or name is covered twice."""
+    sym = model(ruleset).sym
+    out = []
+    for i, d in enumerate(sym.decls):
+        if d.get("kind") == "table":
+            _entries(d.get("entries") or [], i, sym, out)
+    return out
+
+
+def _entries(entries: list, i: int, sym, out: list) -> None:
+    ranges, keys = [], {}
+    for e in entries:
+        if "entries" in e:
+            _entries(e["entries"], i, sym, out)
+        if "key" in e:
+            if e["key"] in keys:
+                out.append(sym.diag(i, e, "R307", "entry '%s' is given twice (first at line %s)"
+                                    % (e["key"], keys[e["key"]].get("pos", ["?"])[0])))
+            keys.setdefault(e["key"], e)
+            continue
+        lo, hi = e.get("from"), e.get("to")
+        if type(lo) is not int:
+            continue
+        for v in (lo, hi):
+            if type(v) is int and abs(v) > ABSURD:
+                out.append(sym.diag(i, e, "R304", "table key %s is too large" % _short(v)))
+        if type(hi) is int and hi < lo:
+            out.append(sym.diag(i, e, "R306", "the range %d..%d runs backwards; write %d..%d" % (lo, hi, hi, lo)))
+            continue
+        top = hi if type(hi) is int else None
+        for lo0, top0, e0 in ranges:
+            if (top0 is None or lo <= top0) and (top is None or lo0 <= top):
+                out.append(sym.diag(i, e, "R307", "%s overlaps %s (line %s)" % (
+                    _key(lo, hi), _key(lo0, top0 if top0 is not None else None, open_=top0 is None),
+                    e0.get("pos", ["?"])[0])))
+                break
+        ranges.append((lo, top, e))
+
+
+def _key(lo, hi, open_=None) -> str:
+    if hi is None:
+        return "%d.." % lo
+    return str(lo) if lo == hi else "%d..%d" % (lo, hi)

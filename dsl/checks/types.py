@@ -1,0 +1,316 @@
+"""Type checks (T2xx), where the kind of a value is known without running the game.
+
+Only bare names are judged (a local variable or a computed expression may hold anything): an
+amount's unit, the arguments a primitive expects to be of a declaration kind, counters set and
+indexed, and the references declarations make to each other by name.
+"""
+from __future__ import annotations
+
+from .. import primitives as P
+from ..diagnostics import Diagnostic, did_you_mean, register
+from .model import end_of, model
+
+register("T201", "error", "the unit of an amount is not a resource")
+register("T202", "error", "not an amount of resources")
+register("T203", "error", "only counters can be set")
+register("T204", "error", "a counter indexed without 'by', or 'by' without an index")
+register("T205", "error", "the index is not a value of the counter's enum")
+register("T206", "error", "argument of the wrong kind")
+register("T207", "error", "not a declared category")
+register("T208", "error", "unknown trigger event")
+register("T209", "error", "the game's score is not a resource")
+register("T210", "error", "a round names something that is not a phase")
+register("T211", "error", "'of PLAYER' needs a per-player counter or a resource")
+register("T212", "error", "'by' does not name an enum")
+register("T213", "error", "a category's removed_to is not supply or discard")
+register("T214", "error", "a statement where it cannot run")
+register("T215", "error", "unknown attribute")
+register("T216", "error", "an attribute names the wrong kind of declaration")
+
+REMOVED_TO = ("supply", "discard")
+VALUE_KINDS = ("amount", "expr")   # argument kinds that are not declaration kinds
+
+
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _bare(e: dict, scope, sym) -> str | None:
+    """The name of a bare-name expression referring to a declaration, or None."""
+    if e.get("e") != "name":
+        return None
+    name = e["id"]
+    if name in scope or name in sym.builtin or name not in sym.by_name:
+        return None
+    return name
+
+
+def _kind_at(sig, k: int) -> str:
+    kinds = sig.arg_kinds
+    if not kinds:
+        return "expr"
+    return kinds[min(k, len(kinds) - 1)]
+
+
+# ------------------------------------------------------------------ amounts
+def check_amounts(ruleset) -> list[Diagnostic]:
+    """Amount units are resources (or lists of them, or variables); gain/pay/lose get amounts."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for a, scope, i, where in m.uses.amounts:
+        what = a["what"]
+        if what in scope or what in sym.resources or what in sym.resource_lists or not sym.is_defined(what):
+            continue
+        kind = sym.kind(what) or "built-in name"
+        extra = " (a let is a unit only when it is a list of resource names)" if kind == "let" else ""
+        out.append(sym.diag(i, end_of(a, len(what)), "T201", "'%s' is %s, not a resource%s; the unit of an amount "
+                            "is a resource, a list of resources or a variable%s"
+                            % (what, _article(kind), extra, did_you_mean(what, sorted(sym.resources)))))
+    for st, scope, i in m.uses.calls:
+        sig = P.EFFECTS.get(st["name"])
+        if sig is None or st["name"] in sym.effects:
+            continue
+        for k, a in enumerate(st["args"]):
+            if _kind_at(sig, k) == "amount":
+                out.extend(_amount_arg(st["name"], a, scope, i, sym))
+    return out
+
+
+def _amount_arg(effect: str, a: dict, scope, i: int, sym) -> list[Diagnostic]:
+    k = a.get("e")
+    if k in ("int", "str", "dict", "range"):
+        show = {"int": "a number", "str": "a string", "dict": "a dictionary", "range": "a range"}[k]
+        hint = ": write it with its resource, like '%s denier'" % a["v"] if k == "int" else ""
+        return [sym.diag(i, a, "T202", "'%s' takes amounts of resources, not %s%s" % (effect, show, hint))]
+    items = a["items"] if k == "list" else [a] if k == "name" else []
+    out = []
+    for it in items:
+        name = _bare(it, scope, sym) if it.get("e") == "name" else None
+        if name is None:
+            if it.get("e") in ("int", "str") and k == "list":
+                out.append(sym.diag(i, it, "T202", "'%s' takes resources; %r is not one" % (effect, it["v"])))
+            continue
+        if name in sym.resources or name in sym.resource_lists:
+            continue
+        out.append(sym.diag(i, it, "T202", "'%s' takes amounts of resources; '%s' is %s"
+                            % (effect, name, _article(sym.kind(name)))))
+    return out
+
+
+# ------------------------------------------------------------------ arguments of declaration kinds
+def check_arg_kinds(ruleset) -> list[Diagnostic]:
+    """A primitive's space/order/category/building (... any declaration kind) argument names one."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    calls = [(st["name"], st["args"], P.EFFECTS.get(st["name"]), st, scope, i)
+             for st, scope, i in m.uses.calls if st["name"] not in sym.effects]
+    calls += [(e["fn"], e["args"], P.FUNCTIONS.get(e["fn"]), e, scope, i)
+              for e, scope, i in m.uses.funcalls if e["fn"] not in sym.lets or e["fn"] in scope]
+    for name, args, sig, node, scope, i in calls:
+        if sig is None:
+            continue
+        for k, a in enumerate(args):
+            want = _kind_at(sig, k)
+            if a.get("e") == "amount":
+                if want != "amount":
+                    out.append(sym.diag(i, a, "T206", "argument %d of '%s' must be %s, not an amount"
+                                        % (k + 1, name, _article(want) if want != "expr" else "a value")))
+                continue
+            if want in VALUE_KINDS:
+                continue
+            ref = _bare(a, scope, sym)
+            if ref is None:
+                continue
+            kinds = [kd for kd, _ in sym.by_name[ref]]
+            if want not in kinds:
+                out.append(sym.diag(i, a, "T206", "argument %d of '%s' must be %s; '%s' is %s%s" % (
+                    k + 1, name, _article(want), ref, _article(kinds[0]),
+                    did_you_mean(ref, sorted(sym.names(want))))))
+    return out
+
+
+# ------------------------------------------------------------------ counters
+def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, node, sym) -> list[Diagnostic]:
+    by = counter.get("by")
+    if index is None:
+        if by is not None:
+            return [sym.diag(i, node, "T204", "counter '%s' is kept by %s: give the entry, like '%s[%s]'"
+                             % (name, by, name, (sym.enums.get(by, {}).get("values") or ["..."])[0]))]
+        return []
+    if by is None:
+        return [sym.diag(i, index, "T204", "counter '%s' has one value (no 'by ENUM'); it cannot be indexed" % name)]
+    values = sym.enums.get(by, {}).get("values") or []
+    if index.get("e") == "int":
+        return [sym.diag(i, index, "T205", "counter '%s' is indexed by %s values (%s), not numbers"
+                         % (name, by, ", ".join(values)))]
+    ref = _bare(index, scope, sym)
+    if ref is not None and by in sym.enums and ref not in values:
+        return [sym.diag(i, index, "T205", "'%s' is not a value of %s (%s)%s"
+                         % (ref, by, ", ".join(values), did_you_mean(ref, values)))]
+    return []
+
+
+def check_set_targets(ruleset) -> list[Diagnostic]:
+    """`set X[...] of P op value`: X is a counter (or a resource), indexed exactly when it has `by`."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for st, scope, i in m.uses.sets:
+        t = st["target"]
+        name = t["name"]
+        if name in scope:
+            out.append(sym.diag(i, st, "T203", "'%s' is a local value; only counters can be set" % name))
+            continue
+        if name not in sym.by_name:
+            continue   # undefined: N103
+        if name in sym.counters:
+            c = sym.counters[name]
+            out.extend(_counter_index(name, c, t["index"], scope, i, st, sym))
+            if t["of"] is not None and c.get("scope") == "global":
+                out.append(sym.diag(i, t["of"], "T211", "counter '%s' is global; it has no value 'of' a player" % name))
+        elif name in sym.resources:
+            if t["index"] is not None:
+                out.append(sym.diag(i, t["index"], "T204", "resource '%s' has one amount per player; it cannot be indexed" % name))
+        else:
+            out.append(sym.diag(i, st, "T203", "'%s' is %s; only counters can be set%s"
+                                % (name, _article(sym.kind(name)), did_you_mean(name, sorted(sym.counters)))))
+    return out
+
+
+def check_indexes(ruleset) -> list[Diagnostic]:
+    """`counter[ENTRY]` in expressions: only counters with `by`, and entries of their enum."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for e, scope, i in m.uses.indexes:
+        name = _bare(e["x"], scope, sym)
+        if name is None:
+            continue
+        if name in sym.counters:
+            out.extend(_counter_index(name, sym.counters[name], e["key"], scope, i, e, sym))
+        elif name in sym.resources:
+            out.append(sym.diag(i, e["key"], "T204", "resource '%s' cannot be indexed" % name))
+    return out
+
+
+def check_of(ruleset) -> list[Diagnostic]:
+    """`X of PLAYER` reads a per-player counter or a resource of another player."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for node, x, scope, i in m.uses.ofs:
+        if x is None:
+            continue   # `set ... of P`: check_set_targets
+        base = x["x"] if x.get("e") == "index" else x
+        name = _bare(base, scope, sym)
+        if name is None or name in sym.resources:
+            continue
+        c = sym.counters.get(name)
+        if c is not None and c.get("scope") != "global":
+            continue
+        what = "global counter" if c is not None else sym.kind(name)
+        out.append(sym.diag(i, node, "T211", "'%s' is %s; 'of PLAYER' reads a per-player counter or a resource"
+                            % (name, _article(what))))
+    return out
+
+
+# ------------------------------------------------------------------ references between declarations
+def check_references(ruleset) -> list[Diagnostic]:
+    """Names declarations give each other: categories, events, score, rounds, enums, removed_to."""
+    sym = model(ruleset).sym
+    out = []
+    categories = sorted(sym.names("category"))
+
+    def want(i, d, name, kind, code, what, candidates):
+        if name is not None and name in sym.names(kind):
+            return
+        if name is None:
+            out.append(sym.diag(i, d, code, "%s '%s' has no %s" % (d["kind"], d.get("name"), what)))
+            return
+        found = sym.kind(name)
+        is_ = ("is %s" % _article(found)) if found else "is not declared"
+        out.append(sym.diag(i, d, code, "%s of %s '%s' must be %s; '%s' %s%s" % (
+            what, d["kind"], d.get("name"), _article(kind), name, is_, did_you_mean(name, candidates))))
+
+    for i, d in enumerate(sym.decls):
+        kind = d.get("kind")
+        if kind == "building":
+            want(i, d, d.get("category"), "category", "T207", "the category", categories)
+        elif kind == "category":
+            if d.get("built_on") is not None:
+                want(i, d, d["built_on"], "category", "T207", "built_on", categories)
+            if d.get("removed_to") not in REMOVED_TO:
+                out.append(sym.diag(i, d, "T213", "removed_to of category '%s' is %s, not '%s'%s" % (
+                    d.get("name"), " or ".join(REMOVED_TO), d.get("removed_to"),
+                    did_you_mean(str(d.get("removed_to")), REMOVED_TO))))
+        elif kind == "trigger":
+            event = d.get("event")
+            if event not in P.EVENTS:
+                out.append(sym.diag(i, d, "T208", "trigger '%s' waits for %s; the engine's events are %s%s" % (
+                    d.get("name"), "no event" if event is None else "unknown event '%s'" % event,
+                    ", ".join(sorted(P.EVENTS)), did_you_mean(str(event), sorted(P.EVENTS)))))
+        elif kind == "game":
+            score = d.get("score")
+            if score is not None and score not in sym.resources:
+                found = sym.kind(score)
+                out.append(sym.diag(i, d, "T209", "the score of game '%s' must be a resource; '%s' %s%s" % (
+                    d.get("name"), score, ("is %s" % _article(found)) if found else "is not declared",
+                    did_you_mean(score, sorted(sym.resources)))))
+            phases = sorted(sym.names("phase"))
+            for name in d.get("rounds") or []:
+                if name not in sym.names("phase"):
+                    found = sym.kind(name)
+                    out.append(sym.diag(i, d.get("rounds_pos") or d, "T210", "round step '%s' must be a phase; it %s%s" % (
+                        name, ("is %s" % _article(found)) if found else "is not declared", did_you_mean(name, phases))))
+        if kind == "building" and d.get("other_side") is not None:
+            want(i, d, d["other_side"], "building", "T216", "other_side", sorted(sym.names("building")))
+        if kind == "game" and d.get("workers_return_to") is not None:
+            name = d["workers_return_to"]
+            c = sym.counters.get(name)
+            if c is None or c.get("scope") != "player":
+                found = "a global counter" if c is not None else (_article(sym.kind(name)) if sym.kind(name) else None)
+                out.append(sym.diag(i, d, "T216", "workers_return_to of game '%s' must be a per-player counter; '%s' %s%s"
+                                    % (d.get("name"), name, ("is " + found) if found else "is not declared",
+                                       did_you_mean(name, sorted(n for n, c in sym.counters.items()
+                                                                 if c.get("scope") == "player")))))
+        if kind in ("counter", "zone") and d.get("by") is not None and d["by"] not in sym.enums:
+            found = sym.kind(d["by"])
+            out.append(sym.diag(i, d, "T212", "%s '%s' is kept 'by %s', which %s; 'by' names an enum%s" % (
+                kind, d.get("name"), d["by"], ("is %s" % _article(found)) if found else "is not declared",
+                did_you_mean(str(d["by"]), sorted(sym.enums)))))
+    return out
+
+
+# ------------------------------------------------------------------ statements and attributes
+def check_placement(ruleset) -> list[Diagnostic]:
+    """`LABEL:` and `N:` blocks only in tables; `break` only inside a loop."""
+    m = model(ruleset)
+    sym = m.sym
+    out = []
+    for st, i, why in m.uses.misplaced:
+        if why == "break":
+            out.append(sym.diag(i, st, "T214", "'break' outside a loop (repeat, for, each, turns)"))
+        elif why == "block":
+            label = st["label"]
+            hint = ""
+            if label in P.EFFECTS or label in sym.effects:
+                hint = "; to call '%s', write '%s ARGS' without ':'" % (label, label)
+            else:
+                hint = "; a named part of a phase is 'step %s:'" % label
+            out.append(sym.diag(i, st, "T214", "'%s:' is not a statement (labelled blocks belong in tables)%s"
+                                % (label, hint)))
+        else:
+            out.append(sym.diag(i, st, "T214", "a numbered entry '%s:' outside a table" % st["key"]["from"]))
+    return out
+
+
+def check_attributes(ruleset) -> list[Diagnostic]:
+    """`x.NAME` reads one of the tile and space attributes in dsl.primitives.ATTRIBUTES."""
+    m = model(ruleset)
+    sym = m.sym
+    known = sorted(P.ATTRIBUTES)
+    return [sym.diag(i, e, "T215", "unknown attribute '.%s'%s (attributes: %s)"
+                     % (e["name"], did_you_mean(e["name"], known), ", ".join(known)))
+            for e, i in m.uses.attrs if e["name"] not in P.ATTRIBUTES]
