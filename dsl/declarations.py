@@ -61,6 +61,9 @@ class Builder:
             elif change == "replace":
                 for d in self.decl(it["decl"]):
                     changes.append({"op": "replace", "decl": d, "pos": it["pos"]})
+            elif change == "add_step":
+                changes.append({"op": "add_step", "phase": it["phase"], "step": it["step"], "after": it["after"],
+                                "body": it["body"], "pos": it["pos"]})
             elif change == "replace_step":
                 changes.append({"op": "replace_step", "phase": it["phase"], "step": it["step"],
                                 "body": it["body"], "pos": it["pos"]})
@@ -202,7 +205,7 @@ class Builder:
             self.error(w["pos"], "D003", "unexpected word in the game declaration")
         a = self.attributes(raw, {"description": "args", "players": "args", "score": "args",
                                   "ends_if": "args", "rounds": "args", "max_rounds": "args",
-                                  "tiebreak": "args"})
+                                  "tiebreak": "args", "workers_return_to": "args"})
         players = self.one_arg(a.get("players"), "a range like 3..5", ("range", "int"))
         if isinstance(players, int):
             players = [players, players]
@@ -212,6 +215,7 @@ class Builder:
                  "ends_if": self.one_arg(a.get("ends_if"), "a condition", ("expr",)),
                  "max_rounds": self.one_arg(a.get("max_rounds"), "a number", ("int",)),
                  "tiebreak": self.one_arg(a.get("tiebreak"), "a number for each player", ("expr",)),
+                 "workers_return_to": self.one_arg(a.get("workers_return_to"), "a per-player counter", ("name",)),
                  "rounds": self.names_arg(a.get("rounds")),
                  "rounds_pos": a["rounds"]["pos"] if "rounds" in a else raw["pos"],
                  "pos": raw["pos"]}]
@@ -321,7 +325,8 @@ class Builder:
         # pieces broker "brokers" per player:  values 0, 1, 4 / start screen / private screen / public front
         name, _, title, rest = self.head(raw)
         flags = self.words_as_flags(rest, raw, {"per": 1})
-        a = self.attributes(raw, {"values": "args", "start": "args", "private": "args", "public": "args"})
+        a = self.attributes(raw, {"values": "args", "start": "args", "private": "args", "public": "args",
+                                  "reserve": "args"})
         values = []
         for arg in (a["values"]["args"] if "values" in a else []):
             if arg["e"] != "int":
@@ -331,7 +336,8 @@ class Builder:
         if "values" not in a:
             self.error(raw["pos"], "D005", "pieces need 'values'")
         del flags
-        return [{"kind": "pieces", "name": name, "title": title, "values": values,
+        reserve = [arg["v"] for arg in (a["reserve"]["args"] if "reserve" in a else []) if arg["e"] == "int"]
+        return [{"kind": "pieces", "name": name, "title": title, "values": values, "reserve": reserve,
                  "start": self.one_arg(a.get("start"), "a zone name", ("name",)) or "reserve",
                  "private": self.names_arg(a.get("private")), "public": self.names_arg(a.get("public")),
                  "pos": raw["pos"]}]
@@ -347,7 +353,8 @@ class Builder:
         if category is None:
             self.error(raw["pos"], "D005", "building '%s' needs a category" % name)
         a = self.attributes(raw, {"cost": "args", "prestige": "args", "count": "args", "at": "args",
-                                  "income": "args", "work": "block", "owner": "block", "on_build": "block"})
+                                  "income": "args", "other_side": "args",
+                                  "work": "block", "owner": "block", "on_build": "block"})
         count = self.one_arg(a.get("count"), "a number or 'unlimited'", ("int", "name"))
         if isinstance(count, str) and count != "unlimited":
             self.error(a["count"]["pos"], "D005", "'count' expects a number or 'unlimited'")
@@ -364,6 +371,7 @@ class Builder:
                  "count": 1 if count is None else count,
                  "at": self.one_arg(a.get("at"), "a road space number", ("int",)),
                  "income": self.one_arg(a.get("income"), "a number", ("int",)) or 0,
+                 "other_side": self.one_arg(a.get("other_side"), "a building name", ("name",)),
                  "work": a.get("work"), "owner": a.get("owner"), "on_build": a.get("on_build"),
                  "pos": raw["pos"]}]
 

@@ -148,10 +148,16 @@ def _find_base(ref: str, from_path: str) -> str | None:
     for c in candidates:
         if os.path.isfile(c):
             return c
-    for f in _shipped_files():
-        head = _head_of(f) if os.path.basename(f) in (ref + ".rules",) else None
-        if head is not None:
+    shipped = _shipped_files()
+    for f in shipped:
+        if os.path.basename(f) == ref + ".rules" and _head_of(f) is not None:
             return f
+    # A shipped variant named by its declared name (files are named BASE.VARIANT.rules).
+    for f in shipped:
+        if os.path.basename(f).endswith("." + ref + ".rules"):
+            head = _head_of(f)
+            if head is not None and head["name"] == ref:
+                return f
     return None
 
 
@@ -254,12 +260,30 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
             i = index.pop(key)
             rs.decls[i] = None
             rs.files[i] = None
-        elif op in ("replace_step", "remove_step"):
-            key = ("phase", ch["phase"])
-            if key not in index:
+        elif op in ("replace_step", "remove_step", "add_step"):
+            key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
+            if key is None:
                 err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase" % ch["phase"])
                 continue
             phase = dict(rs.decls[index[key]])
+            steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
+            if op == "add_step":
+                if ch["step"] in steps:
+                    err(ch["pos"], "phase '%s' already has a step '%s'; use 'replace step'" % (ch["phase"], ch["step"]))
+                    continue
+                if ch["after"] is not None and ch["after"] not in steps:
+                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], ch["after"],
+                                                                      did_you_mean(ch["after"], steps)))
+                    continue
+                new = {"s": "step", "name": ch["step"], "title": None, "body": ch["body"], "pos": ch["pos"]}
+                body = list(phase["body"])
+                at = len(body) if ch["after"] is None else 1 + next(
+                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == ch["after"])
+                body.insert(at, new)
+                phase["body"] = body
+                rs.decls[index[key]] = phase
+                rs.files[index[key]] = path
+                continue
             body, found = [], False
             for st in phase["body"]:
                 if st["s"] == "step" and st["name"] == ch["step"]:

@@ -85,6 +85,11 @@ class ToIR(Transformer_NonRecursive):
         return {"change": "replace_step", "phase": str(phase), "step": str(step), "body": body,
                 "pos": pos_of(meta)}
 
+    def add_step(self, meta, children):
+        phase, step, after, body = children
+        return {"change": "add_step", "phase": str(phase), "step": str(step),
+                "after": str(after) if after is not None else None, "body": body, "pos": pos_of(meta)}
+
     def remove_decl(self, meta, children):
         kind, name, sub = children
         out = {"change": "remove", "kind": str(kind), "name": str(name), "pos": pos_of(meta)}

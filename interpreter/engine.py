@@ -87,6 +87,8 @@ class Game:
             for p in range(n):
                 for v in d["values"]:
                     s.pieces.append([name, p, v, d["start"], 0, 0])
+                for v in d.get("reserve", []):
+                    s.pieces.append([name, p, v, "reserve", 0, 0])
         s.road = [None] * (prog.road_length + 1)
         for name, b in prog.buildings.items():
             if b["at"] is not None:
@@ -346,14 +348,14 @@ class Game:
         here = self.s.occ.get(where)
         if here and p in here:
             here.remove(p)
-            self.s.counters["workers"][p] += 1
+            self.s.counters[self.prog.worker_home][p] += 1
             if not here:
                 self._vacated(where)
 
     def return_all(self, where):
         here = self.s.occ.get(where)
         if here:
-            w = self.s.counters["workers"]
+            w = self.s.counters[self.prog.worker_home]
             for p in here:
                 w[p] += 1
             self.s.occ[where] = []

@@ -226,3 +226,61 @@ def test_gems_are_conserved():
             for i, k in enumerate(kinds):
                 if k in totals:
                     assert sum(g.s.counters[k]) + g.s.counters["bank"][i] == totals[k]
+
+
+# ------------------------------------------------------------------ variants
+@functools.cache
+def ys_variant(name):
+    return load_checked("ys", name)
+
+
+def test_kings_favor_throne_shares_split_and_round_down():
+    g = Game.new(ys_variant("kings_favor"), players=4, seed=0)
+    for p in range(4):
+        g.s.counters["vp"][p] = 0
+        for color in ("blue", "green", "yellow", "red", "black"):
+            g.s.counters[color][p] = 0
+    g.s.pieces = [piece(0, 4, "throne"), piece(1, 4, "throne"), piece(2, 3, "throne"), piece(3, 0, "throne")]
+    g.s.stack = [[g.prog.root_id, 3, {"player": None}, None]]
+    g.s.pending = None
+    g._run()
+    # Two players share first place: (12 + 7) // 2 = 9 each; the third scores 3, the last 0.
+    assert g.scores() == [9, 9, 3, 0]
+
+
+def test_kings_favor_sends_a_front_broker_to_the_throne_each_turn():
+    g = Game.new(ys_variant("kings_favor"), players=4, seed=2)
+    r = random.Random(2)
+    while g.s.round == 1 or g.s.phase != "reveal" and g.s.round < 2:
+        g.apply(r.choice(g.legal_options()))
+    for p in range(4):
+        mine = [pc for pc in g.s.pieces if pc[1] == p]
+        assert sum(1 for pc in mine if pc[3] == "throne") == 1
+        assert sum(1 for pc in mine if pc[3] == "reserve") == 2
+        assert sum(1 for pc in mine if pc[3] == "screen") == 11
+
+
+def test_express_has_nine_brokers_and_three_placement_rounds():
+    g = Game.new(ys_variant("express"), players=4, seed=1)
+    assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0) == [0, 0, 1, 1, 2, 3, 3, 4, 4]
+    r = random.Random(1)
+    while g.s.phase != "counting":
+        g.apply(r.choice(g.legal_options()))
+    on_board = [pc for pc in g.s.pieces if pc[1] == 0 and pc[3] not in ("screen", "front")]
+    assert len(on_board) == 6                      # three rounds of two
+    assert not any(w in g.s.zones["ship_deck"] for w in ("s02", "s08", "s14", "s20"))
+
+
+def test_three_players_ports_hold_three_gems_and_line_one_is_closed():
+    g = Game.new(ys_variant("three_players"), players=3, seed=4)
+    assert all(len(g.s.zones["port"][n]) == 3 for n in ("n1", "n2", "n3", "n4"))
+    assert set(g.s.zones["line_gem"]) == {"line2", "line3"}
+    r = random.Random(4)
+    while not g.prompt().startswith("Place a broker"):
+        g.apply(r.choice(g.legal_options()))
+    assert not any(o.endswith("_1") for o in g.legal_options())
+
+
+def test_three_players_short_uses_three_neighborhoods():
+    g = Game.new(ys_variant("three_players_short"), players=3, seed=4)
+    assert set(g.s.zones["port"]) == {"n1", "n2", "n3"}
