@@ -13,6 +13,21 @@ from .library import EFFECT_BUILDERS, load_all
 load_all()
 
 
+def names_in(e) -> set:
+    """Every name an IR expression mentions (a conservative free-variable set)."""
+    out: set = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if x.get("e") == "name":
+                out.add(x["id"])
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
+
+
 class EffectCompiler:
     def __init__(self, program):
         self.p = program
@@ -79,11 +94,14 @@ class EffectCompiler:
         options = []
         for o in st["options"]:
             params, inner = [], scope
+            earlier: set = set()
             for prm in o["params"]:
                 it = self.ex.compile(prm["in"], inner)
+                independent = not (names_in(prm["in"]) & earlier)
                 inner = inner | {prm["name"]}
+                earlier.add(prm["name"])
                 where = self.ex.compile(prm["where"], inner) if prm["where"] is not None else None
-                params.append((prm["name"], it, where))
+                params.append((prm["name"], it, where, independent))
             when = self.ex.compile(o["when"], inner) if o["when"] is not None else None
             requires = self._requirement(o["body"], inner)
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"]))
@@ -91,14 +109,7 @@ class EffectCompiler:
 
     def _requirement(self, body, scope):
         """An option is legal only if the payments that open its effect can be made."""
-        checks = []
-        for st in body:
-            if st["s"] == "call" and st["name"] == "pay":
-                checks.append(self.amounts(st["args"], scope))
-            elif st["s"] == "call" and st["name"] == "place_worker":
-                checks.append(None)
-            else:
-                break
+        checks = self._leading_payments(body, scope, 0)
         if not checks:
             return None
 
@@ -115,6 +126,27 @@ class EffectCompiler:
             counters = g.s.counters
             return all(counters[r][p] >= n for r, n in need.items())
         return requires
+
+    def _leading_payments(self, body, scope, depth):
+        """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""
+        checks = []
+        for st in body:
+            if st["s"] == "call" and st["name"] == "pay":
+                checks.append(self.amounts(st["args"], scope))
+            elif st["s"] == "call" and st["name"] == "place_worker":
+                checks.append(None)
+            elif st["s"] == "call" and st["name"] in self.p.effects and depth < 4 and not st["kw"]:
+                d = self.p.effects[st["name"]]
+                inner = self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, depth + 1)
+                if not inner:
+                    break
+                args = [self.ex.compile(a, scope) for a in st["args"]]
+                checks.extend(_bound(inner, d["params"], args))
+                if len(inner) < len(d["body"]):
+                    break
+            else:
+                break
+        return checks
 
     def s_defer(self, st, scope):
         target = self.ex.compile(st["until_vacant"], scope)
@@ -205,7 +237,7 @@ class EffectCompiler:
                 what = a["what"]
                 if what in scope:
                     parts.append(("var", n, what))
-                elif what in self.p.resources:
+                elif what in self.p.resources or self._plain_player_counter(what):
                     parts.append(("res", n, what))
                 else:
                     raise RuleRuntimeError("'%s' is not a resource" % what, a["pos"])
@@ -225,6 +257,11 @@ class EffectCompiler:
                         out.append((r, 1))
             return out
         return evaluate
+
+    def _plain_player_counter(self, name) -> bool:
+        """A per-player counter without an enum index counts like a resource in amounts (`pay 2 workers`)."""
+        c = self.p.counters.get(name)
+        return c is not None and c["scope"] == "player" and c["by"] is None
 
     def p_gain(self, st, scope):
         amounts = self.amounts(st["args"], scope)
@@ -315,3 +352,20 @@ class EffectCompiler:
                 raise RuleRuntimeError("'do' needs one table entry, got %r" % (node,), pos)
             g.s.stack.append([node, 0, env, None])
         return self.p.add(N.Atom(do), st["pos"])
+
+
+def _bound(checks, params, args):
+    """Payment checks of a called effect, evaluated with its parameters bound to the call's arguments."""
+    out = []
+    for amounts in checks:
+        if amounts is None:
+            out.append(None)
+            continue
+
+        def bound(g, env, amounts=amounts):
+            local = {"player": env.get("player")}
+            for n, a in zip(params, args):
+                local[n] = a(g, env)
+            return amounts(g, local)
+        out.append(bound)
+    return out

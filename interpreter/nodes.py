@@ -237,11 +237,12 @@ class Choose(Node):
 def _bindings(g, env, params):
     """Every assignment of the option's parameters, each drawn from its list and filtered by `where`."""
     out = [{}]
-    for name, it, where in params:
+    for name, it, where, independent in params:
         nxt = []
+        shared = list(it(g, env)) if independent else None   # the list does not depend on earlier parameters
         for b in out:
             local = {**env, **b}
-            for v in it(g, local):
+            for v in (shared if independent else it(g, local)):
                 if where is not None:
                     local[name] = v
                     if not where(g, local):
