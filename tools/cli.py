@@ -111,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", metavar="NAME")
     p.set_defaults(func=cmd_export)
 
+    p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
+    p.add_argument("base", metavar="BASE", help="a shipped ruleset name or a path")
+    p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
+    p.set_defaults(func=_dispatch("diff", "tools.commands_diff", "run_diff"))
+
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
     p.add_argument("ruleset", nargs="?", metavar="RULESET")
     p.set_defaults(func=cmd_variants)

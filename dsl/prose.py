@@ -1,0 +1,204 @@
+"""IR -> English: every construct of the language says itself in plain words.
+
+Used by ``provost diff`` (what a variant changes), and meant for generated
+rulebooks and "why is this illegal?" messages.  Effects and functions take
+their sentence from the ``says`` template of their signature in
+dsl/primitives.py; named declarations show their titles.
+"""
+from __future__ import annotations
+
+from .primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, FUNCTIONS
+
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least", "in": "is one of", "not in": "is not one of", "and": "and", "or": "or",
+            "+": "+", "-": "-", "*": "×", "//": "divided by (rounded down)", "%": "modulo"}
+
+
+class Prose:
+    def __init__(self, decls: list[dict] | None = None):
+        self.titles = {}
+        for d in decls or []:
+            if d.get("name") and d.get("title"):
+                self.titles[d["name"]] = d["title"]
+
+    # ------------------------------------------------------------ names and expressions
+    def name(self, n: str) -> str:
+        if n in self.titles:
+            return self.titles[n]
+        if n in CONTEXT_NAMES and n == "player":
+            return "the player"
+        if n in CONSTANTS:
+            return {"none": "nobody", "yes": "yes", "no": "no", "unlimited": "unlimited"}[n]
+        return n.replace("_", " ")
+
+    def expr(self, e) -> str:
+        if e is None:
+            return ""
+        k = e.get("e")
+        if k == "int":
+            return str(e["v"])
+        if k == "str":
+            return '"%s"' % e["v"]
+        if k == "name":
+            return self.name(e["id"])
+        if k == "amount":
+            return "%s %s" % (self.expr(e["n"]), self.name(e["what"]))
+        if k == "binop":
+            return "%s %s %s" % (self.expr(e["left"]), _COMPARE.get(e["op"], e["op"]), self.expr(e["right"]))
+        if k == "not":
+            return "not (%s)" % self.expr(e["x"])
+        if k == "neg":
+            return "-%s" % self.expr(e["x"])
+        if k == "if":
+            return "%s if %s, otherwise %s" % (self.expr(e["then"]), self.expr(e["cond"]), self.expr(e["else"]))
+        if k == "range":
+            return "%s to %s" % (self.expr(e["lo"]), self.expr(e["hi"]))
+        if k == "list":
+            items = [self.expr(i) for i in e["items"]]
+            return ", ".join(items) if items else "nothing"
+        if k == "dict":
+            return "; ".join("%s: %s" % (self.name(str(key)), self.expr(v)) for key, v in e["items"])
+        if k == "comp":
+            cond = " where %s" % self.expr(e["cond"]) if e.get("cond") else ""
+            return "%s for each %s in %s%s" % (self.expr(e["item"]), self.name(e["var"]), self.expr(e["iter"]), cond)
+        if k == "attr":
+            return "the %s of %s" % (e["name"].replace("_", " "), self.expr(e["x"]))
+        if k == "index":
+            return "%s for %s" % (self.expr(e["x"]), self.expr(e["key"]))
+        if k == "of":
+            return "%s of %s" % (self.expr(e["x"]), self.expr(e["player"]))
+        if k == "call":
+            sig = FUNCTIONS.get(e["fn"])
+            args = [self.expr(a) for a in e["args"]]
+            if sig is not None and sig.says:
+                return _fill(sig.says, args)
+            return "%s(%s)" % (self.name(e["fn"]), ", ".join(args))
+        return "?"
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, depth: int = 0) -> list[str]:
+        out = []
+        for st in stmts or []:
+            out.extend(self.stmt(st, depth))
+        return out
+
+    def stmt(self, st, depth: int = 0) -> list[str]:
+        pad = "  " * depth
+        s = st["s"]
+        if s == "call":
+            return [pad + self.call(st)]
+        if s == "set":
+            t = st["target"]
+            target = self.name(t["name"])
+            if t.get("index") is not None:
+                target += " for " + self.expr(t["index"])
+            if t.get("of") is not None:
+                target += " of " + self.expr(t["of"])
+            verb = {"=": "becomes", "+=": "goes up by", "-=": "goes down by"}[st["op"]]
+            return [pad + "%s %s %s" % (target, verb, self.expr(st["value"]))]
+        if s == "let":
+            return [pad + "let %s be %s" % (self.name(st["name"]), self.expr(st["value"]))]
+        if s == "break":
+            return [pad + "stop repeating"]
+        if s == "if":
+            out = []
+            for i, (cond, body) in enumerate(st["branches"]):
+                out.append(pad + ("if " if i == 0 else "otherwise, if ") + self.expr(cond) + ":")
+                out.extend(self.block(body, depth + 1))
+            if st.get("else"):
+                out.append(pad + "otherwise:")
+                out.extend(self.block(st["else"], depth + 1))
+            return out
+        if s == "for":
+            head = "each player in %s, in turn:" if st["acting"] else "for each %s in %%s:" % self.name(st["var"])
+            if st["acting"]:
+                return [pad + head % self.expr(st["iter"])] + self.block(st["body"], depth + 1)
+            return [pad + head % self.expr(st["iter"])] + self.block(st["body"], depth + 1)
+        if s == "as":
+            return [pad + "%s does this:" % self.expr(st["player"])] + self.block(st["body"], depth + 1)
+        if s == "repeat":
+            head = ("%s times:" % self.expr(st["times"])) if st.get("times") is not None else \
+                ("as long as %s:" % self.expr(st["while"]))
+            return [pad + head] + self.block(st["body"], depth + 1)
+        if s == "turns":
+            return [pad + "players take turns in %s until all have passed:" % self.expr(st["order"])] + \
+                self.block(st["body"], depth + 1)
+        if s == "defer":
+            return [pad + "once %s is empty:" % self.expr(st["until_vacant"])] + self.block(st["body"], depth + 1)
+        if s == "step":
+            title = st.get("title") or self.name(st["name"])
+            return [pad + "%s:" % title] + self.block(st["body"], depth + 1)
+        if s == "choose":
+            out = [pad + ("the player chooses (%s):" % st["title"] if st.get("title") else "the player chooses:")]
+            for o in st["options"]:
+                params = ", ".join("%s from %s" % (self.name(p["name"]), self.expr(p["in"])) for p in o["params"])
+                when = " if %s" % self.expr(o["when"]) if o.get("when") else ""
+                head = "- %s%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
+                out.append(pad + "  " + head)
+                out.extend(self.block(o["body"], depth + 2))
+            return out
+        if s in ("block", "entry"):
+            return self.block(st["body"], depth)
+        return [pad + "?"]
+
+    def call(self, st) -> str:
+        args = [self.expr(a) for a in st["args"]]
+        sig = EFFECTS.get(st["name"])
+        if sig is not None and sig.says:
+            text = _fill(sig.says, args)
+        else:
+            text = "%s%s" % (self.name(st["name"]), " (%s)" % ", ".join(args) if args else "")
+        for key, value in st.get("kw", {}).items():
+            text += ", %s %s" % (self.name(key), self.expr(value))
+        return text
+
+    # ------------------------------------------------------------ declarations
+    def decl(self, d: dict) -> list[str]:
+        kind = d["kind"]
+        title = d.get("title") or self.name(d.get("name") or kind)
+        if kind == "building":
+            cost = ", ".join(self.expr(a) for a in d.get("cost", [])) or "nothing"
+            lines = ["%s (%s building): costs %s, worth %s prestige" % (title, self.name(d["category"] or "?"), cost,
+                                                                         d.get("prestige", 0))]
+            for part, label in (("work", "when a worker is here"), ("owner", "its owner, when another player works here"),
+                                ("on_build", "when built")):
+                if d.get(part):
+                    lines.append("  %s:" % label)
+                    lines.extend(self.block(d[part], 2))
+            return lines
+        if kind == "space":
+            lines = ["%s: %s place(s)%s" % (title, "any number of" if d["slots"] < 0 else d["slots"],
+                                             ", one per player" if d.get("per_player") == 1 else "")]
+            if d.get("work"):
+                lines.extend(self.block(d["work"], 1))
+            return lines
+        if kind in ("effect", "phase", "setup", "final"):
+            params = " (%s)" % ", ".join(d["params"]) if d.get("params") else ""
+            return ["%s%s:" % (title, params)] + self.block(d.get("body"), 1)
+        if kind == "let":
+            params = " (%s)" % ", ".join(d["params"]) if d.get("params") else ""
+            return ["%s%s is %s" % (self.name(d["name"]), params, self.expr(d["value"]))]
+        if kind == "enum":
+            return ["%s: %s" % (title, ", ".join(self.name(v) for v in d["values"]))]
+        if kind == "counter":
+            scope = "each player's" if d["scope"] == "player" else "the"
+            return ["%s %s starts at %s" % (scope, title, d["start"])]
+        if kind == "pieces":
+            return ["%s per player, of values %s" % (title, ", ".join(map(str, d["values"])))]
+        if kind == "game":
+            lo, hi = d.get("players") or ["?", "?"]
+            return ["%s, for %s to %s players; rounds: %s" % (title, lo, hi, ", ".join(self.name(r) for r in d["rounds"]))]
+        if kind == "table":
+            return ["table %s (%d entries)" % (title, len(d.get("entries", [])))]
+        return ["%s %s" % (kind, title)]
+
+
+def _fill(template: str, args: list[str]) -> str:
+    text = template.replace("{args}", ", ".join(args))
+    for i, a in enumerate(args):
+        text = text.replace("{%d}" % i, a)
+    # Unused optional placeholders disappear with their parentheses.
+    import re
+    text = re.sub(r"\s*\([^()]*\{\d+\}[^()]*\)", "", text)
+    text = re.sub(r"\{\d+\}", "", text)
+    return text.strip()

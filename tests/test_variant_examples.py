@@ -1,0 +1,60 @@
+"""The tutorial's example files (docs/variants.md) check clean, play, and do what they say."""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from dsl.loader import check_file, load_checked
+from interpreter.engine import Game
+from tools.cli import main
+
+from caylus_scenarios import choose, counter, empty_road_after_neutrals, give
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLES = os.path.join(os.path.dirname(HERE), "rulesets", "examples")
+FILES = sorted(os.path.join(EXAMPLES, f) for f in os.listdir(EXAMPLES) if f.endswith(".rules"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=os.path.basename)
+def test_example_checks_clean_and_plays(path):
+    assert [d for d in check_file(path) if d.severity != "note"] == []
+    g = Game.new(load_checked(path), players=4, seed=1)
+    r = random.Random(1)
+    while not g.finished:
+        g.apply(r.choice(g.legal_options()))
+
+
+def test_brewery_is_built_by_the_carpenter_and_brews():
+    rs = load_checked(os.path.join(EXAMPLES, "caylus.brewery.rules"))
+    g = Game.new(rs, players=3, seed=0)
+    empty_road_after_neutrals(g)
+    g.s.counters["provost"] = 8
+    g.s.occ["carpenter"] = [0]
+    g.s.counters["workers"][0] -= 1
+    give(g, 0, wood=1, food=1, pp=0)
+    g.start_phase("activation")
+    choose(g, "build:brewery")
+    assert g.s.road[9] == "brewery" and counter(g, "pp", 0) == 3
+
+
+def test_generous_king_pays_three():
+    rs = load_checked(os.path.join(EXAMPLES, "caylus.generous_king.rules"))
+    g = Game.new(rs, players=3, seed=0)
+    give(g, 0, denier=0)
+    g.start_phase("income")
+    assert counter(g, "denier", 0) == 3
+
+
+def test_diff_names_the_change(capsys):
+    assert main(["diff", "caylus", os.path.join(EXAMPLES, "caylus.generous_king.rules")]) == 0
+    out = capsys.readouterr().out
+    assert "changes step 'income' of income" in out and "3 +" in out
+
+
+def test_variant_replacing_a_missing_definition_is_positioned(tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('variant bad "Bad" extends caylus:\n    replace let start_mony = {1: 5}\n')
+    diags = check_file(str(bad))
+    assert any(d.code == "L004" and d.line == 2 and "start_money" in d.message for d in diags)
