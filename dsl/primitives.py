@@ -58,6 +58,14 @@ EFFECTS: dict[str, Signature] = {
                             "the acting player looks at a face-down {0} of {1} on {2}"),
     "set_piece_value": Signature(4, 4, (), ("pieces", "expr", "expr", "expr"),
                                  "the acting player's {0} of value {1} on {2} counts as {3} until it is gathered"),
+    # tiles on the road beyond building them (interpreter/prims_tiles.py)
+    "place_tile": Signature(2, 2, (), ("expr", "expr"), "a {0} tile from the supply is laid on road slot {1}"),
+    "set_supply": Signature(2, 2, (), ("expr", "expr"), "{1} tiles of {0} are left in the supply"),
+    "claim_tile": Signature(1, 1, (), ("expr",), "the acting player puts a house on {0}: it becomes theirs"),
+    "flip_tile": Signature(1, 1, (), ("expr",), "{0} is turned over to its other side, keeping its owner"),
+    "perform": Signature(1, 1, (), ("expr",), "the acting player uses {0} as if a worker of theirs were on it"),
+    "build_on": Signature(2, 2, (), ("expr", "category"),
+                          "the acting player may build a {1} tile on top of {0}, paying its cost"),
 }
 
 # Functions usable inside expressions.
@@ -90,6 +98,8 @@ FUNCTIONS: dict[str, Signature] = {
     "present": Signature(2, 2, says="the players with a {0} on {1}"),
     "room": Signature(2, 2, says="how many more {0} fit on {1}"),
     "hidden_pieces": Signature(2, 2, says="the face-down {0} on {1} the acting player has not seen"),
+    "road_at": Signature(1, 1, says="the tile on road slot {0}, or none"),
+    "slot_of": Signature(1, 1, says="the road slot of tile {0} (0 when it is not on the road)"),
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
@@ -113,4 +123,4 @@ EVENTS = {
 }
 
 # Tile and space attributes readable as `t.NAME`.
-ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title"}
+ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side"}

@@ -117,9 +117,8 @@ class EffectCompiler:
             need: dict = {}
             p = env["player"]
             for amounts in checks:
-                if amounts is None:
-                    if g.s.counters["workers"][p] <= 0:
-                        return False
+                if amounts is None:                  # place_worker: one worker from the hand
+                    need["workers"] = need.get("workers", 0) + 1
                     continue
                 for res, n in amounts(g, env):
                     need[res] = need.get(res, 0) + n

@@ -35,6 +35,7 @@ class Program:
         self.zones = {d["name"]: d for d in decls if d["kind"] == "zone"}
         self.pieces = {d["name"]: d for d in decls if d["kind"] == "pieces"}
         self.score = self.game["score"]
+        self.worker_home = self.game.get("workers_return_to") or "workers"   # where workers go off a space
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
         self.expr = ExprCompiler(self)

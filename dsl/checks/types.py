@@ -60,7 +60,8 @@ def check_amounts(ruleset) -> list[Diagnostic]:
     out = []
     for a, scope, i, where in m.uses.amounts:
         what = a["what"]
-        if what in scope or what in sym.resources or what in sym.resource_lists or not sym.is_defined(what):
+        if what in scope or what in sym.resources or what in sym.resource_lists or not sym.is_defined(what) \
+                or _plain_player_counter(sym, what):
             continue
         kind = sym.kind(what) or "built-in name"
         extra = " (a let is a unit only when it is a list of resource names)" if kind == "let" else ""
@@ -75,6 +76,12 @@ def check_amounts(ruleset) -> list[Diagnostic]:
             if _kind_at(sig, k) == "amount":
                 out.extend(_amount_arg(st["name"], a, scope, i, sym))
     return out
+
+
+def _plain_player_counter(sym, name: str) -> bool:
+    """A per-player counter without 'by' counts like a resource in amounts (`pay 2 workers`)."""
+    c = sym.counters.get(name)
+    return c is not None and c.get("scope") == "player" and c.get("by") is None
 
 
 def _amount_arg(effect: str, a: dict, scope, i: int, sym) -> list[Diagnostic]:
@@ -207,6 +214,8 @@ def check_of(ruleset) -> list[Diagnostic]:
         name = _bare(base, scope, sym)
         if name is None or name in sym.resources:
             continue
+        if sym.of_kind.get("zone", {}).get(name, {}).get("scope") == "player":
+            continue   # a per-player zone: `hand of p`
         c = sym.counters.get(name)
         if c is not None and c.get("scope") != "global":
             continue
