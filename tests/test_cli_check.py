@@ -1,0 +1,96 @@
+"""`provost check` with the real pipeline: exit codes, text lines, the --format json object."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tools.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): (?P<msg>.+) \[(?P<code>[A-Z]\d{3})\]$")
+
+BROKEN = """game g:
+    players 2..4
+    score pp
+resource pp, food
+phase p:
+    gian 1 pp
+    gain 2 fod
+"""
+
+
+@pytest.fixture
+def broken(tmp_path):
+    path = tmp_path / "broken.rules"
+    path.write_text(BROKEN)
+    return path
+
+
+def test_shipped_rulesets_check_clean(capsys):
+    assert main(["check", str(ROOT / "rulesets")]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert re.match(r"checked \d+ files: 0 errors, 0 warnings", err.strip())
+
+
+def test_errors_exit_1_with_compiler_style_lines(broken, capsys):
+    assert main(["check", str(broken)]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    parsed = [LINE.match(line) for line in lines]
+    assert all(parsed), lines
+    assert [(m["line"], m["col"], m["code"]) for m in parsed] == [("6", "5", "A401"), ("7", "12", "N103")]
+    assert parsed[0]["path"] == str(broken)
+    assert "did you mean 'gain'?" in parsed[0]["msg"] and "did you mean 'food'?" in parsed[1]["msg"]
+    assert "checked 1 file: 2 errors, 0 warnings" in err
+
+
+def test_json_format_is_one_object(broken, tmp_path, capsys):
+    good = tmp_path / "good.rules"
+    good.write_text("game g:\n    players 2..4\n")
+    assert main(["check", "--format", "json", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    report = json.loads(out)
+    assert report["files"] == [str(broken), str(good)]
+    assert (report["errors"], report["warnings"], report["notes"]) == (2, 0, 0)
+    first = report["diagnostics"][0]
+    assert first["path"] == str(broken) and (first["line"], first["col"]) == (6, 5)
+    assert {"path", "line", "col", "severity", "code", "message", "end_line", "end_col", "hint"} <= set(first)
+    assert [d["code"] for d in report["diagnostics"]] == ["A401", "N103"]
+
+
+def test_json_format_clean(capsys):
+    assert main(["check", "--format", "json", str(ROOT / "rulesets" / "caylus.rules")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["diagnostics"] == [] and report["errors"] == 0
+
+
+def test_hostile_inputs_exit_1_never_2(tmp_path, capsys):
+    (tmp_path / "binary.rules").write_bytes(b"\x00\x01\x02game")
+    (tmp_path / "latin1.rules").write_bytes(b"game caf\xe9:\n")
+    (tmp_path / "empty.yaml").write_text("")
+    (tmp_path / "deep.rules").write_text("game g:\n    players 2..4\nlet x = " + "not " * 5000 + "1\n")
+    assert main(["check", "--format", "json", str(tmp_path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    codes = {Path(d["path"]).name: d["code"] for d in report["diagnostics"]}
+    assert codes == {"binary.rules": "P003", "latin1.rules": "P002", "empty.yaml": "P004", "deep.rules": "S002"}
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main(["check"]) == 2
+    assert main(["check", "--format", "xml", "x.rules"]) == 2
+
+
+def test_missing_file_exits_1(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "nope.rules")]) == 1
+    assert "[P005]" in capsys.readouterr().out
+
+
+def test_unknown_ruleset_name_is_l001(capsys):
+    assert main(["export", "caylsu"]) == 1
+    err = capsys.readouterr().err
+    assert "[L001]" in err and "did you mean 'caylus'?" in err
