@@ -61,7 +61,8 @@ class Game:
         if not lo <= players <= hi:
             raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001",
                                          "%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))])
-        s = State(players)
+        s = State(players + (prog.game.get("neutral_players") or 0))
+        s.humans = players
         s.rng = rng.seed_state(seed)
         g = cls(rs, prog, s, seed)
         g._init_state()
@@ -78,14 +79,15 @@ class Game:
             else:
                 s.counters[name] = [start] * size if size else start
         for name in prog.orders:
-            s.orders[name] = list(range(n)) if name == "turn_order" else []
+            s.orders[name] = list(range(s.humans)) if name == "turn_order" else []
         for name, z in prog.zones.items():
             def empty():
                 return {k: [] for k in prog.enums[z["by"]]} if z["by"] else []
             s.zones[name] = [empty() for _ in range(n)] if z["scope"] == "player" else empty()
         for name, d in prog.pieces.items():
             for p in range(n):
-                for v in d["values"]:
+                neutral = p >= s.humans and d.get("neutral_values")
+                for v in (d["neutral_values"] if neutral else d["values"]):
                     s.pieces.append([name, p, v, d["start"], 0, 0])
                 for v in d.get("reserve", []):
                     s.pieces.append([name, p, v, "reserve", 0, 0])
@@ -96,7 +98,7 @@ class Game:
             else:
                 s.supply[name] = -1 if b["count"] == "unlimited" else b["count"]
         if "turn_order" not in s.orders:
-            s.orders["turn_order"] = list(range(n))
+            s.orders["turn_order"] = list(range(s.humans))
         s.stack = [[prog.root_id, 0, {"player": None}, None]]
 
     # ------------------------------------------------------------ the decision API

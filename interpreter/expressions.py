@@ -138,7 +138,7 @@ class ExprCompiler:
         if name == "round":
             return lambda g, env: g.s.round
         if name == "player_count":
-            return lambda g, env: g.s.players
+            return lambda g, env: g.s.humans
         if name in ("player", "target", "slot", "self"):
             def ctx(g, env):
                 try:

@@ -219,7 +219,9 @@ class Choose(Node):
         if not legal:
             g.s.stack.pop()
             return
-        if len(legal) == 1:
+        player = env.get("player")
+        if len(legal) == 1 or (player is not None and player >= g.s.humans):
+            # A forced move, or a neutral player: the rules list its preferred option first.
             g.s.stack.pop()
             _, b, opt = legal[0]
             g.s.stack.append([opt.body, 0, {**env, **b} if b else env, None])

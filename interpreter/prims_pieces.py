@@ -47,10 +47,13 @@ def build_place_piece(c, st, scope):
     """place_piece KIND, VALUE, FROM, TO, FACE -- one of the acting player's pieces moves."""
     kind = _kind(c, st["args"][0])
     value, src, dst, face = (c.ex.compile(a, scope) for a in st["args"][1:5])
+    owner = _player_of(c, st, scope)
     pos = st["pos"]
 
     def place_piece(g, env):
         p, v, f, t = env["player"], value(g, env), src(g, env), dst(g, env)
+        if owner is not None:
+            p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
         for piece in g.s.pieces:
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t

@@ -180,7 +180,18 @@ def build_has_tag(c, args, pos):
 
 @function("players")
 def build_players(c, args, pos):
+    """Every seat, neutral players (played by the rules) included."""
     return lambda g, env: list(range(g.s.players))
+
+
+@function("is_neutral")
+def build_is_neutral(c, args, pos):
+    (p,) = args
+
+    def is_neutral(g, env):
+        who = p(g, env)
+        return who is not None and who >= g.s.humans
+    return is_neutral
 
 
 @function("combinations")

@@ -15,11 +15,12 @@ import copy
 
 
 class State:
-    __slots__ = ("players", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
+    __slots__ = ("players", "humans", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
                  "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions")
 
     def __init__(self, players: int):
-        self.players = players
+        self.players = players         # every seat, the rules' neutral players included
+        self.humans = players          # the seats that decide; seats from here on are played by the rules
         self.counters: dict = {}      # name -> int | list[int] (per player) | list (by enum) | list[list]
         self.orders: dict = {}        # name -> list of seats
         self.occ: dict = {}           # space or tile instance -> seats, in order of arrival
@@ -42,6 +43,7 @@ class State:
     def clone(self) -> "State":
         new = State.__new__(State)
         new.players = self.players
+        new.humans = self.humans
         c = {}
         for k, v in self.counters.items():
             if type(v) is list:
@@ -82,7 +84,7 @@ class State:
 
         stack = [[f[0], f[1], env_ref(f[2]), f[3]] for f in self.stack]
         deferred = [[t, n, env_ref(e)] for t, n, e in self.deferred]
-        return {"players": self.players, "counters": self.counters, "orders": self.orders,
+        return {"players": self.players, "humans": self.humans, "counters": self.counters, "orders": self.orders,
                 "occ": self.occ, "road": self.road, "tiles": self.tiles, "supply": self.supply,
                 "next_tile": self.next_tile, "zones": self.zones, "pieces": self.pieces, "envs": envs, "stack": stack, "pending": self.pending,
                 "deferred": deferred, "rng": self.rng, "round": self.round, "phase": self.phase,
@@ -91,6 +93,7 @@ class State:
     @classmethod
     def from_dict(cls, d: dict) -> "State":
         s = cls(d["players"])
+        s.humans = d.get("humans", d["players"])
         d = copy.deepcopy(d)
         s.counters, s.orders, s.occ = d["counters"], d["orders"], d["occ"]
         s.road, s.tiles, s.supply, s.next_tile = d["road"], d["tiles"], d["supply"], d["next_tile"]

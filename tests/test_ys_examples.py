@@ -284,3 +284,55 @@ def test_three_players_ports_hold_three_gems_and_line_one_is_closed():
 def test_three_players_short_uses_three_neighborhoods():
     g = Game.new(ys_variant("three_players_short"), players=3, seed=4)
     assert set(g.s.zones["port"]) == {"n1", "n2", "n3"}
+
+
+def test_two_players_neutral_broker_is_placed_face_down_and_hidden():
+    g = Game.new(ys_variant("two_players"), players=2, seed=5)
+    assert g.s.players == 3 and g.s.orders["turn_order"] in ([0, 1], [1, 0])
+    r = random.Random(5)
+    while not g.prompt().startswith("Place a neutral broker"):
+        g.apply(r.choice(g.legal_options()))
+    g.apply(g.legal_options()[0])
+    placed = [pc for pc in g.s.pieces if pc[1] == 2 and pc[3] not in ("screen",)]
+    assert len(placed) == 1 and placed[0][4] == 0
+    for viewer in (0, 1):
+        obs = g.observation(viewer)
+        assert all(v is None for _, owner, v, where, up in obs["pieces"] if owner == 2 and where != "screen")
+
+
+def test_two_players_neutral_wins_ties_and_chooses_by_the_rules():
+    g = Game.new(ys_variant("two_players"), players=2, seed=0)
+    s = g.s
+    for p in range(3):
+        for c in ("blue", "green", "yellow", "red", "black", "vp"):
+            s.counters[c][p] = 0
+    s.pieces = [piece(0, 3, "n1_port"), piece(2, 3, "n1_port"), piece(0, 4, "front", 1)]
+    for n in ("n1", "n2", "n3"):
+        s.zones["port"][n] = []
+        s.zones["character_shown"][n] = []
+    s.zones["port"]["n1"] = ["green", "red", "white"]
+    s.zones["line_gem"] = {"line2": [], "line3": []}
+    s.counters["quotation"] = [7, 7, 9, 7]           # yellow is the most valuable colour
+    g.start_phase("counting")
+    c = s.counters
+    # The neutral player wins the 3-3 draw despite Blue's front brokers, and takes
+    # the white gem first, as the most valuable colour (yellow), then the best of the rest.
+    assert c["yellow"][2] == 1 and c["black"][2] == 1
+    assert c["green"][2] + c["red"][2] == 1
+    assert c["green"][0] + c["red"][0] == 1           # Blue, second, takes one gem
+
+
+def test_two_players_neutral_scores_third_place_without_gems():
+    g = Game.new(ys_variant("two_players"), players=2, seed=0)
+    for p in range(3):
+        g.s.counters["vp"][p] = 0
+        for color in ("blue", "green", "yellow", "red", "black"):
+            g.s.counters[color][p] = 0
+    g.s.counters["blue"][0] = 1
+    g.s.counters["quotation"] = [9, 7, 7, 7]
+    g.s.stack = [[g.prog.root_id, 3, {"player": None}, None]]
+    g.s.pending = None
+    g._run()
+    # Blue first: 24 for seat 0; the neutral player has no gems: third place of every colour.
+    assert g.scores()[0] == 24
+    assert g.scores()[2] == 12 + 10 + 8 + 6
