@@ -205,7 +205,7 @@ class Builder:
             self.error(w["pos"], "D003", "unexpected word in the game declaration")
         a = self.attributes(raw, {"description": "args", "players": "args", "score": "args",
                                   "ends_if": "args", "rounds": "args", "max_rounds": "args",
-                                  "tiebreak": "args", "workers_return_to": "args"})
+                                  "tiebreak": "args", "workers_return_to": "args", "neutral_players": "args"})
         players = self.one_arg(a.get("players"), "a range like 3..5", ("range", "int"))
         if isinstance(players, int):
             players = [players, players]
@@ -215,6 +215,7 @@ class Builder:
                  "ends_if": self.one_arg(a.get("ends_if"), "a condition", ("expr",)),
                  "max_rounds": self.one_arg(a.get("max_rounds"), "a number", ("int",)),
                  "tiebreak": self.one_arg(a.get("tiebreak"), "a number for each player", ("expr",)),
+                 "neutral_players": self.one_arg(a.get("neutral_players"), "a number", ("int",)) or 0,
                  "workers_return_to": self.one_arg(a.get("workers_return_to"), "a per-player counter", ("name",)),
                  "rounds": self.names_arg(a.get("rounds")),
                  "rounds_pos": a["rounds"]["pos"] if "rounds" in a else raw["pos"],
@@ -326,7 +327,7 @@ class Builder:
         name, _, title, rest = self.head(raw)
         flags = self.words_as_flags(rest, raw, {"per": 1})
         a = self.attributes(raw, {"values": "args", "start": "args", "private": "args", "public": "args",
-                                  "reserve": "args"})
+                                  "reserve": "args", "neutral_values": "args"})
         values = []
         for arg in (a["values"]["args"] if "values" in a else []):
             if arg["e"] != "int":
@@ -337,7 +338,9 @@ class Builder:
             self.error(raw["pos"], "D005", "pieces need 'values'")
         del flags
         reserve = [arg["v"] for arg in (a["reserve"]["args"] if "reserve" in a else []) if arg["e"] == "int"]
+        neutral = [arg["v"] for arg in (a["neutral_values"]["args"] if "neutral_values" in a else []) if arg["e"] == "int"]
         return [{"kind": "pieces", "name": name, "title": title, "values": values, "reserve": reserve,
+                 "neutral_values": neutral,
                  "start": self.one_arg(a.get("start"), "a zone name", ("name",)) or "reserve",
                  "private": self.names_arg(a.get("private")), "public": self.names_arg(a.get("public")),
                  "pos": raw["pos"]}]

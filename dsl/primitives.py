@@ -49,7 +49,7 @@ EFFECTS: dict[str, Signature] = {
     "swap_zones": Signature(2, 2, (), ("zone", "zone"), "{0} and {1} swap their contents"),
     "set_order": Signature(2, 2, (), ("order", "expr"), "{0} becomes {1}"),
     # pieces with values (brokers): behind a screen, in front of it, on the board
-    "place_piece": Signature(5, 5, (), ("pieces", "expr", "expr", "expr", "expr"),
+    "place_piece": Signature(5, 5, ("owner",), ("pieces", "expr", "expr", "expr", "expr"),
                              "the acting player moves a {0} of value {1} from {2} to {3}, face {4}"),
     "gather_pieces": Signature(3, 3, ("owner",), ("pieces", "expr", "expr"),
                                "every {0} on {1} goes back to its owner's {2}, face down"),
@@ -89,7 +89,8 @@ FUNCTIONS: dict[str, Signature] = {
     "combinations": Signature(2, 2, says="the different ways to pick {1} of {0}"),
     "tagged": Signature(1, 1, says="the spaces tagged {0}"),
     "has_tag": Signature(2, 2, says="whether space {0} is tagged {1}"),
-    "players": Signature(0, 0, says="every player, in seat order"),
+    "players": Signature(0, 0, says="every player, in seat order (neutral players included)"),
+    "is_neutral": Signature(1, 1, says="whether {0} is a neutral player, played by the rules"),
     "piece_values": Signature(2, 2, says="the values of the acting player's {0} on {1}"),
     "strength": Signature(2, 2, says="the total value of the acting player's {0} on {1}"),
     "piece_count": Signature(2, 2, says="how many {0} the acting player has on {1}"),
