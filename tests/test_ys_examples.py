@@ -174,12 +174,14 @@ def test_market_square_holds_one_broker_and_pays_one_vp():
     g, r = _play_to_placement()
     p = g.current_player()
     vp = g.s.counters["vp"][p]
-    while not g.prompt().startswith("Place a broker"):
+    while not g.prompt().startswith("Choose where"):
         g.apply(g.legal_options()[0])
     market = [o for o in g.legal_options() if ":m_" in o]
     g.apply(market[0])
     assert g.s.counters["vp"][p] == vp + 1
     square = market[0].rsplit(":", 1)[1]
+    while not g.prompt().startswith("Choose where"):
+        g.apply(g.legal_options()[0])
     assert not any(o.endswith(":" + square) for o in g.legal_options())
 
 
@@ -276,7 +278,7 @@ def test_three_players_ports_hold_three_gems_and_line_one_is_closed():
     assert all(len(g.s.zones["port"][n]) == 3 for n in ("n1", "n2", "n3", "n4"))
     assert set(g.s.zones["line_gem"]) == {"line2", "line3"}
     r = random.Random(4)
-    while not g.prompt().startswith("Place a broker"):
+    while not g.prompt().startswith("Choose where"):
         g.apply(r.choice(g.legal_options()))
     assert not any(o.endswith("_1") for o in g.legal_options())
 
@@ -292,6 +294,7 @@ def test_two_players_neutral_broker_is_placed_face_down_and_hidden():
     r = random.Random(5)
     while not g.prompt().startswith("Place a neutral broker"):
         g.apply(r.choice(g.legal_options()))
+    g.apply(g.legal_options()[0])
     g.apply(g.legal_options()[0])
     placed = [pc for pc in g.s.pieces if pc[1] == 2 and pc[3] not in ("screen",)]
     assert len(placed) == 1 and placed[0][4] == 0
