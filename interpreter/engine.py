@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from dsl.diagnostics import Diagnostic, RulesError
+from dsl.diagnostics import Diagnostic, RulesError, register
 from dsl.loader import Ruleset, load_checked
 
 from . import nodes as N
@@ -23,6 +23,11 @@ from .program import Program, program_for
 from .state import State
 
 ENGINE_VERSION = "1"
+
+register("E001", "error", "the ruleset does not allow this number of players")
+register("E002", "error", "a saved game was played with other rules")
+register("E100", "error", "a rule failed while playing (a bad index, a missing value)")
+register("E101", "error", "a rule met a value of the wrong kind while playing")
 
 
 class IllegalOption(ValueError):
@@ -140,8 +145,17 @@ class Game:
                 nodes[f[0]].run(self, f)
         except RuleRuntimeError as e:
             pos = e.pos or [1, 1]
-            raise RulesError([Diagnostic(self.rs.chain[-1] if self.rs.chain else "<rules>", pos[0], pos[1],
+            raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
                                          "error", "E100", "while playing: %s" % e)]) from None
+        except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:
+            # A value of the wrong kind met an operator: a mistake in the rules the checker could not see.
+            node = self.prog.nodes[stack[-1][0]] if stack else None
+            pos = getattr(node, "pos", None) or [1, 1]
+            raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
+                                         "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
+
+    def _file_of_node(self, node_id) -> str:
+        return self.rs.chain[-1] if self.rs.chain else "<rules>"
 
     # ------------------------------------------------------------ referee tools (scenarios, tests, tutorials)
     def start_phase(self, name: str) -> None:

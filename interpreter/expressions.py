@@ -165,15 +165,25 @@ class ExprCompiler:
             return lambda g, env: _floordiv(a(g, env), b(g, env))
         if op == "%":
             return lambda g, env: _mod(a(g, env), b(g, env))
+        # Type clashes (a symbol compared with a number) surface as TypeError and are
+        # reported by the engine with the position of the statement running.
+        if op == "+":
+            return lambda g, env: a(g, env) + b(g, env)
+        if op == "-":
+            return lambda g, env: a(g, env) - b(g, env)
+        if op == "==":
+            return lambda g, env: a(g, env) == b(g, env)
+        if op == "!=":
+            return lambda g, env: a(g, env) != b(g, env)
+        if op == "<":
+            return lambda g, env: a(g, env) < b(g, env)
+        if op == ">":
+            return lambda g, env: a(g, env) > b(g, env)
+        if op == "<=":
+            return lambda g, env: a(g, env) <= b(g, env)
+        if op == ">=":
+            return lambda g, env: a(g, env) >= b(g, env)
         f = _BINOPS[op]
-        pos = e["pos"]
-        if op in ("<", "<=", ">", ">=", "+", "-", "*"):
-            def checked(g, env):
-                try:
-                    return f(a(g, env), b(g, env))
-                except TypeError:
-                    raise RuleRuntimeError("cannot apply '%s' to %r and %r" % (op, a(g, env), b(g, env)), pos)
-            return checked
         return lambda g, env: f(a(g, env), b(g, env))
 
     def c_not(self, e, scope):

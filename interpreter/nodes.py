@@ -14,12 +14,17 @@ from itertools import product
 def option_id(name: str, values) -> str:
     if not values:
         return name
-    return name + ":" + ":".join(_fmt(v) for v in values)
+    return name + ":" + ":".join([v if type(v) is str else _fmt(v) for v in values])
 
 
 def _fmt(v) -> str:
-    if type(v) is list:
-        return "+".join(_fmt(x) for x in v)
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
+    if t is list:
+        return "+".join([_fmt(x) for x in v])
     if v is None:
         return "none"
     return str(v)

@@ -159,11 +159,13 @@ def build_distinct(c, args, pos):
 @function("tagged")
 def build_tagged(c, args, pos):
     (tag,) = args
-    spaces = c.p.spaces
+    by_tag: dict = {}
+    for name, d in c.p.spaces.items():      # spaces never change during a game: index them once
+        for t in d["tags"]:
+            by_tag.setdefault(t, []).append(name)
 
     def tagged(g, env):
-        t = tag(g, env)
-        return [name for name, d in spaces.items() if t in d["tags"]]
+        return by_tag.get(tag(g, env), [])[:]
     return tagged
 
 
