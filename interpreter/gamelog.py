@@ -160,15 +160,33 @@ def _records(path: str):
             yield k, rec
 
 
-def _load_rules(header: dict):
-    """The rules a header names: its ``source`` when that is a file that still exists, else the shipped name."""
+_SHIPPED_CACHE: dict = {}
+
+
+def load_rules(ruleset: str, variant: str | None = None):
+    """``load_checked``, remembering shipped rulesets for the life of the process.
+
+    A name that is an existing file is always loaded afresh (the file may have
+    changed, and replay must notice); a shipped name is loaded once.
+    """
     from dsl.loader import load_checked
 
+    if os.path.exists(ruleset):
+        return load_checked(ruleset, variant)
+    key = (ruleset, variant)
+    rs = _SHIPPED_CACHE.get(key)
+    if rs is None:
+        rs = _SHIPPED_CACHE[key] = load_checked(ruleset, variant)
+    return rs
+
+
+def _load_rules(header: dict):
+    """The rules a header names: its ``source`` when that is a file that still exists, else the shipped name."""
     src = header.get("source")
     if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]):
         variant = src.get("variant")
-        return load_checked(src["ruleset"], variant if isinstance(variant, str) else None)
-    return load_checked(header["ruleset"], header["variant"])
+        return load_rules(src["ruleset"], variant if isinstance(variant, str) else None)
+    return load_rules(header["ruleset"], header["variant"])
 
 
 def check_log(path: str, rs=None) -> ReplayReport:

@@ -40,12 +40,11 @@ def resolve_agents(names: list[str] | None, players: int) -> list[str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from dsl.loader import load_checked
     from interpreter.agents import HumanQuit, UnknownAgent, make_agent, play_game
     from interpreter.engine import Game
-    from interpreter.gamelog import GameLogWriter
+    from interpreter.gamelog import GameLogWriter, load_rules
 
-    rs = load_checked(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
+    rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
     lo, hi = rs.game().get("players") or [1, 8]
     players = args.players
     if players is not None and not lo <= players <= hi:
