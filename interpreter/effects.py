@@ -124,6 +124,7 @@ class EffectCompiler:
                     need[res] = need.get(res, 0) + n
             counters = g.s.counters
             return all(counters[r][p] >= n for r, n in need.items())
+        requires.checks = checks          # read by interpreter/explain.py to say what is missing
         return requires
 
     def _leading_payments(self, body, scope, depth):

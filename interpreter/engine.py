@@ -33,11 +33,12 @@ register("E101", "error", "a rule met a value of the wrong kind while playing")
 class IllegalOption(ValueError):
     """An option id that is not legal now; the state is unchanged."""
 
-    def __init__(self, option: str, legal: list[str], player):
+    def __init__(self, option: str, legal: list[str], player, reason: str = ""):
         shown = ", ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
         who = "player %s" % player if player is not None else "nobody"
-        super().__init__("'%s' is not a legal option for %s now; legal options: %s" % (option, who, shown))
-        self.option, self.legal = option, legal
+        why = " (%s)" % reason if reason else ""
+        super().__init__("'%s' is not a legal option for %s now%s; legal options: %s" % (option, who, why, shown))
+        self.option, self.legal, self.reason = option, legal, reason
 
 
 def _count_only(v):
@@ -124,7 +125,9 @@ class Game:
         s = self.s
         pend = s.pending
         if pend is None or option not in pend["options"]:
-            raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None)
+            from .explain import explain
+            raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None,
+                                explain(self, option))
         frame = s.stack[-1]
         entry = frame[3][pend["options"].index(option)]
         s.pending = None
