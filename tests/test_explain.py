@@ -149,3 +149,14 @@ def test_finished_game():
     with pytest.raises(IllegalOption):
         g.apply("pass")
     assert explain(g, "pass") == "the game is over"
+
+
+def test_explain_command_on_a_log(tmp_path, capsys):
+    from tools.cli import main
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "caylus", "--seed", "5", "--log", str(log), "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["explain", str(log), "--at", "1", "provost:9", "--format", "json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["legal"] is False and out["decision"] == 1 and "not an option" in out["reason"]

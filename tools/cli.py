@@ -116,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
     p.set_defaults(func=_dispatch("diff", "tools.commands_diff", "run_diff"))
 
+    p = sub.add_parser("explain", parents=[common], help="say why an option was not legal at a point of a logged game")
+    p.add_argument("log", metavar="LOG")
+    p.add_argument("--at", type=_positive_int, required=True, metavar="N", help="the decision number (from 1)")
+    p.add_argument("option", metavar="OPTION")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("explain", "tools.commands_explain", "run_explain"))
+
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
     p.add_argument("ruleset", nargs="?", metavar="RULESET")
     p.set_defaults(func=cmd_variants)
