@@ -695,3 +695,31 @@ def test_illegal_option_leaves_the_state_unchanged():
     with pytest.raises(IllegalOption):
         g.apply("place:guilds_bridge")
     assert g.to_json() == before
+
+
+# ------------------------------------------------------------------ the first-game variant and the documentation
+@pytest.mark.parametrize("players,expected", [
+    (2, {"architect", "foreman", "bailiff", "day_laborer", "chamberlain"}),
+    (3, {"architect", "foreman", "bailiff", "day_laborer", "chamberlain", "deliveryman"}),
+    (4, {"architect", "foreman", "bailiff", "day_laborer", "chamberlain", "deliveryman", "journeyman"}),
+    (5, {"architect", "foreman", "bailiff", "day_laborer", "chamberlain", "deliveryman", "journeyman",
+         "early_riser"}),
+])
+def test_first_game_characters(players, expected):
+    g = Game.new(ruleset("first_game"), players=players, seed=7)
+    assert {o.split(":")[1] for o in g.legal_options()} == expected
+    r = random.Random(7)
+    while not g.finished:
+        g.apply(r.choice(g.legal_options()))
+    assert g.s.round == 9
+
+
+def test_every_assumption_is_documented():
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parent.parent
+    rules = (root / "rulesets" / "caylus1303.rules").read_text()
+    marked = [line for line in rules.splitlines() if line.strip().startswith("# assumption:")]
+    doc = (root / "docs" / "caylus1303.md").read_text()
+    listed = [line for line in doc.split("## Assumptions", 1)[1].split("## ", 1)[0].splitlines()
+              if line[:1].isdigit()]
+    assert len(marked) == len(listed) == 13
