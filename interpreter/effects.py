@@ -113,16 +113,22 @@ class EffectCompiler:
         if not checks:
             return None
 
+        amount_checks = [c for c in checks if c is not None]
+        workers_needed = len(checks) - len(amount_checks)   # place_worker: one worker from the hand each
+
         def requires(g, env):
-            need: dict = {}
             p = env["player"]
-            for amounts in checks:
-                if amounts is None:                  # place_worker: one worker from the hand
-                    need["workers"] = need.get("workers", 0) + 1
-                    continue
+            counters = g.s.counters
+            if len(amount_checks) == 1:
+                pairs = amount_checks[0](g, env)
+                if len(pairs) == 1 and pairs[0][0] != "workers":
+                    # The common case: one payment, maybe a worker; no totals to add up.
+                    res, n = pairs[0]
+                    return counters[res][p] >= n and (not workers_needed or counters["workers"][p] >= workers_needed)
+            need: dict = {"workers": workers_needed} if workers_needed else {}
+            for amounts in amount_checks:
                 for res, n in amounts(g, env):
                     need[res] = need.get(res, 0) + n
-            counters = g.s.counters
             return all(counters[r][p] >= n for r, n in need.items())
         requires.checks = checks          # read by interpreter/explain.py to say what is missing
         return requires

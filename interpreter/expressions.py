@@ -98,12 +98,8 @@ class ExprCompiler:
         name = e["id"]
         pos = e["pos"]
         if name in scope:
-            def local(g, env):
-                try:
-                    return env[name]
-                except KeyError:
-                    raise RuleRuntimeError("'%s' is not bound here" % name, pos)
-            return local
+            # A missing binding raises KeyError, which the engine reports at the running statement.
+            return lambda g, env: env[name]
         p = self.p
         if name in p.counters and name not in p.resources:
             c = p.counters[name]
@@ -267,6 +263,12 @@ class ExprCompiler:
             let = p.lets[fn]
             params = let["params"] or []
             body = p.let_function(fn)
+
+            if len(params) == 1 and len(args) == 1:
+                (n0,), (a0,) = params, args
+                return lambda g, env: body(g, {"player": env.get("player"), n0: a0(g, env)})
+            if not params:
+                return lambda g, env: body(g, {"player": env.get("player")})
 
             def call_let(g, env):
                 local = {"player": env.get("player")}

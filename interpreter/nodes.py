@@ -209,13 +209,15 @@ class Choose(Node):
                 combos = [{}]
             else:
                 combos = _bindings(g, env, opt.params)
+            when, requires = opt.when, opt.requires
             for b in combos:
-                local = env if not b else {**env, **b}
-                if opt.when is not None and not opt.when(g, local):
-                    continue
-                if opt.requires is not None and not opt.requires(g, local):
-                    continue
-                out.append((option_id(opt.name, list(b.values())), b, opt))
+                if when is not None or requires is not None:
+                    local = env if not b else {**env, **b}
+                    if when is not None and not when(g, local):
+                        continue
+                    if requires is not None and not requires(g, local):
+                        continue
+                out.append((option_id(opt.name, list(b.values())) if b else opt.name, b, opt))
         return out
 
     def run(self, g, frame):
