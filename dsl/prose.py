@@ -17,7 +17,10 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
 class Prose:
     def __init__(self, decls: list[dict] | None = None):
         self.titles = {}
-        for d in decls or []:
+        # A name may be both a resource and a category (Caylus's `wood`): in
+        # sentences the resource reads best, so resources are entered last.
+        ordered = sorted(decls or [], key=lambda d: d["kind"] == "resource")
+        for d in ordered:
             if d.get("name") and d.get("title"):
                 self.titles[d["name"]] = d["title"]
 
@@ -54,7 +57,7 @@ class Prose:
         if k == "range":
             return "%s to %s" % (self.expr(e["lo"]), self.expr(e["hi"]))
         if k == "list":
-            items = [self.expr(i) for i in e["items"]]
+            items = ["(%s)" % self.expr(i) if i.get("e") == "list" else self.expr(i) for i in e["items"]]
             return ", ".join(items) if items else "nothing"
         if k == "dict":
             return "; ".join("%s: %s" % (self.name(str(key)), self.expr(v)) for key, v in e["items"])
@@ -133,7 +136,7 @@ class Prose:
             for o in st["options"]:
                 params = ", ".join("%s from %s" % (self.name(p["name"]), self.expr(p["in"])) for p in o["params"])
                 when = " if %s" % self.expr(o["when"]) if o.get("when") else ""
-                head = "- %s%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
+                head = "'%s'%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
                 out.append(pad + "  " + head)
                 out.extend(self.block(o["body"], depth + 2))
             return out

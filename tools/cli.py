@@ -123,6 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_dispatch("explain", "tools.commands_explain", "run_explain"))
 
+    p = sub.add_parser("rulebook", parents=[common], help="write a rulebook generated from the rule file")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--format", choices=("md", "html"), default="md")
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.set_defaults(func=_dispatch("rulebook", "tools.commands_rulebook", "run_rulebook"))
+
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
     p.add_argument("ruleset", nargs="?", metavar="RULESET")
     p.set_defaults(func=cmd_variants)

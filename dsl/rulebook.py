@@ -1,0 +1,300 @@
+"""A rulebook generated from a resolved ruleset: Markdown, or one self-contained HTML page.
+
+Every sentence comes from the rule file through dsl/prose.py; nothing here knows
+a particular game.  Sections: the game, components, setup, the round phase by
+phase, spaces, buildings by category, tables, shared effects, the end of the
+game, and for a variant what differs from its base.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+from .prose import Prose
+
+
+def _table_rows(prose: Prose, entries, prefix=()) -> list[tuple[str, str]]:
+    rows = []
+    for e in entries:
+        if "key" in e:
+            key = prose.name(str(e["key"]))
+        else:
+            key = str(e["from"]) if e["to"] == e["from"] else ("%s or more" % e["from"] if e["to"] is None
+                                                                else "%s to %s" % (e["from"], e["to"]))
+        path = prefix + (key,)
+        if "entries" in e:
+            rows.extend(_table_rows(prose, e["entries"], path))
+        else:
+            rows.append((" / ".join(path), "; ".join(line.strip() for line in prose.block(e["body"]))))
+    return rows
+
+
+def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None = None) -> str:
+    decls = rs.decls
+    prose = Prose(decls)
+    by = lambda k: [d for d in decls if d["kind"] == k]  # noqa: E731
+    game = rs.game()
+    out: list[str] = []
+    w = out.append
+    title = game.get("title") or game["name"]
+    w("# %s" % title)
+    if game.get("description"):
+        w("")
+        w(game["description"])
+    lo, hi = game.get("players") or ["?", "?"]
+    w("")
+    w("For %s to %s players." % (lo, hi) if lo != hi else "For %s players." % lo)
+    if game.get("neutral_players"):
+        w("A neutral player, played by the rules, joins them.")
+
+    if variant_head is not None and base_decls is not None:
+        from tools.commands_diff import describe
+        w("")
+        w("## What this variant changes")
+        w("")
+        w("```")
+        out.extend(describe(base_decls, variant_head))
+        w("```")
+
+    w("")
+    w("## Components")
+    w("")
+    for d in by("resource"):
+        w("- %s" % (d.get("title") or prose.name(d["name"])))
+    for d in by("counter"):
+        scope = "each player" if d["scope"] == "player" else "the game"
+        bounds = ""
+        if d.get("max") is not None:
+            bounds = " (%s to %s)" % (d.get("min", 0), d["max"])
+        w("- %s, kept for %s, starting at %s%s" % (prose.name(d["name"]), scope, d["start"], bounds))
+    for d in by("pieces"):
+        w("- %s" % prose.decl(d)[0])
+    for d in by("track"):
+        w("- the %s: %s spaces" % (prose.name(d["name"]), d["length"]))
+    for d in by("enum"):
+        w("- %s" % prose.decl(d)[0])
+
+    setup = by("setup")
+    if setup:
+        w("")
+        w("## Setup")
+        w("")
+        out.extend(_bullets(prose.block(setup[0]["body"])))
+    constants = [d for d in by("let") if not d.get("params") and d["value"]["e"] in ("dict", "list", "int")]
+    if constants:
+        w("")
+        w("Numbers used by the rules:")
+        w("")
+        for d in constants:
+            w("- %s" % prose.decl(d)[0])
+
+    w("")
+    w("## The round")
+    w("")
+    phases = {d["name"]: d for d in by("phase")}
+    rounds = game.get("rounds") or []
+    w("Each round has %d phases: %s." % (len(rounds), ", ".join(prose.name(r) for r in rounds)))
+    for i, name in enumerate(rounds, 1):
+        d = phases.get(name)
+        if d is None:
+            continue
+        w("")
+        w("### %d. %s" % (i, d.get("title") or prose.name(name)))
+        w("")
+        out.extend(_bullets(prose.block(d["body"])))
+
+    spaces = by("space")
+    if spaces:
+        w("")
+        w("## Spaces")
+        w("")
+        w("| space | places | effect |")
+        w("|---|---|---|")
+        for d in spaces:
+            places = "any number" if d["slots"] < 0 else str(d["slots"])
+            if d.get("per_player"):
+                places += ", %s per player" % d["per_player"]
+            if not d.get("placeable", True):
+                places += " (no workers placed here)"
+            effect = "; ".join(line.strip() for line in prose.block(d.get("work"))) or "-"
+            w("| %s | %s | %s |" % (d.get("title") or d["name"], places, _cell(effect)))
+
+    buildings = by("building")
+    if buildings:
+        w("")
+        w("## Buildings")
+        cats = []
+        for b in buildings:
+            if b["category"] not in cats:
+                cats.append(b["category"])
+        for cat in cats:
+            w("")
+            w("### %s" % prose.name(cat).capitalize())
+            w("")
+            w("| building | cost | points | effect |")
+            w("|---|---|---|---|")
+            for b in [x for x in buildings if x["category"] == cat]:
+                cost = ", ".join(prose.expr(a) for a in b.get("cost", [])) or "-"
+                parts = []
+                if b.get("at") is not None:
+                    parts.append("printed on space %s" % b["at"])
+                for key, label in (("work", ""), ("owner", "owner, when another player uses it: "),
+                                   ("on_build", "when built: ")):
+                    if b.get(key):
+                        parts.append(label + "; ".join(line.strip() for line in prose.block(b[key])))
+                if b.get("income"):
+                    parts.append("income %s" % b["income"])
+                count = "" if b.get("count", 1) in (1, None) else (" (x%s)" % b["count"] if b["count"] != "unlimited"
+                                                                   else " (unlimited)")
+                w("| %s%s | %s | %s | %s |" % (b.get("title") or b["name"], count, cost, b.get("prestige", 0),
+                                             _cell("; ".join(parts) or "-")))
+
+    tables = by("table")
+    for t in tables:
+        w("")
+        w("## Table: %s" % (t.get("title") or prose.name(t["name"])))
+        w("")
+        w("| entry | effect |")
+        w("|---|---|")
+        for key, effect in _table_rows(prose, t["entries"]):
+            w("| %s | %s |" % (key, _cell(effect)))
+
+    effects = by("effect")
+    if effects:
+        w("")
+        w("## Shared effects")
+        for d in effects:
+            w("")
+            lines = prose.decl(d)
+            w("**%s**" % lines[0].rstrip(":"))
+            w("")
+            out.extend(_bullets(lines[1:]))
+    triggers = by("trigger")
+    if triggers:
+        w("")
+        w("## Always in force")
+        for d in triggers:
+            w("")
+            w("When %s:" % prose.name(d["event"] or "?"))
+            w("")
+            out.extend(_bullets(prose.block(d["body"])))
+
+    w("")
+    w("## End of the game")
+    w("")
+    if game.get("ends_if") is not None:
+        w("The game ends after a phase when %s." % prose.expr(game["ends_if"]))
+    if game.get("max_rounds"):
+        w("The game lasts at most %s rounds." % game["max_rounds"])
+    final = by("final")
+    if final:
+        w("")
+        w("Final scoring:")
+        w("")
+        out.extend(_bullets(prose.block(final[0]["body"])))
+    w("")
+    w("The player with the most %s wins%s." % (
+        prose.name(game.get("score") or "points"),
+        "; a draw goes to the player with the most " + prose.expr(game["tiebreak"]) if game.get("tiebreak")
+        else "; tied players share the victory"))
+    return "\n".join(out) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _bullets(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        out.append("  " * depth + "- " + line.strip())
+    return out
+
+
+# ------------------------------------------------------------------ HTML
+_CSS = """
+body{font-family:Georgia,serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45;color:#222}
+h1{border-bottom:2px solid #8a6d3b}h2{color:#5a3d1b;border-bottom:1px solid #ddd;margin-top:2em}
+table{border-collapse:collapse;margin:1em 0;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;
+vertical-align:top;text-align:left}th{background:#f4ecd8}nav{background:#faf7ef;padding:.5em 1em;border:1px solid #e5dcc3}
+pre{background:#f7f7f7;padding:.8em;overflow-x:auto}ul{margin:.2em 0}
+"""
+
+
+def to_html(md: str, title: str) -> str:
+    """A small Markdown-to-HTML conversion for what ``markdown`` writes, with a table of contents."""
+    lines = md.splitlines()
+    body: list[str] = []
+    toc: list[tuple[int, str, str]] = []
+    i = 0
+    list_depth = -1
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            i += 1
+            block = []
+            while i < len(lines) and not lines[i].startswith("```"):
+                block.append(html.escape(lines[i]))
+                i += 1
+            body.append("<pre>%s</pre>" % "\n".join(block))
+            i += 1
+            continue
+        m = re.match(r"^(#{1,3}) (.*)$", line)
+        if m:
+            list_depth = _close_lists(body, list_depth, -1)
+            level, text = len(m.group(1)), m.group(2)
+            anchor = "s%d" % len(toc)
+            toc.append((level, anchor, text))
+            body.append('<h%d id="%s">%s</h%d>' % (level, anchor, _inline(text), level))
+        elif line.startswith("|"):
+            list_depth = _close_lists(body, list_depth, -1)
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append(lines[i])
+                i += 1
+            body.append(_table(rows))
+            continue
+        elif re.match(r"^\s*- ", line):
+            depth = (len(line) - len(line.lstrip(" "))) // 2
+            list_depth = _close_lists(body, list_depth, depth)
+            while list_depth < depth:
+                body.append("<ul>")
+                list_depth += 1
+            body.append("<li>%s</li>" % _inline(line.strip()[2:]))
+        elif line.strip():
+            list_depth = _close_lists(body, list_depth, -1)
+            body.append("<p>%s</p>" % _inline(line))
+        else:
+            list_depth = _close_lists(body, list_depth, -1)
+        i += 1
+    _close_lists(body, list_depth, -1)
+    nav = ["<nav><strong>Contents</strong><ul>"]
+    for level, anchor, text in toc:
+        if level >= 2:
+            nav.append('<li style="margin-left:%dem"><a href="#%s">%s</a></li>' % ((level - 2) * 1.5, anchor, _inline(text)))
+    nav.append("</ul></nav>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style>"
+            "</head><body>\n%s\n%s\n</body></html>\n" % (html.escape(title), _CSS, "\n".join(nav), "\n".join(body)))
+
+
+def _close_lists(body, depth, target):
+    while depth > target:
+        body.append("</ul>")
+        depth -= 1
+    return depth
+
+
+def _inline(text: str) -> str:
+    t = html.escape(text)
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+
+
+def _table(rows: list[str]) -> str:
+    cells = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", r.strip())[1:-1]] for r in rows]
+    head, rest = cells[0], [r for r in cells[2:]]
+    out = ["<table><tr>%s</tr>" % "".join("<th>%s</th>" % _inline(c) for c in head)]
+    for r in rest:
+        out.append("<tr>%s</tr>" % "".join("<td>%s</td>" % _inline(c) for c in r))
+    out.append("</table>")
+    return "".join(out)

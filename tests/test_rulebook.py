@@ -1,0 +1,47 @@
+"""The generated rulebook covers every phase, space and building with the rule file's numbers."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.loader import load_checked
+from dsl.prose import Prose
+from tools.commands_rulebook import build
+
+GAMES = ["caylus", "caylus1303", "ys"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_building_cost_and_points_appear(game):
+    text = build(game, None, "md")
+    rs = load_checked(game)
+    prose = Prose(rs.decls)
+    for b in [d for d in rs.decls if d["kind"] == "building"]:
+        title = b.get("title") or b["name"]
+        cost = ", ".join(prose.expr(a) for a in b.get("cost", [])) or "-"
+        rows = [line for line in text.splitlines() if line.startswith("| %s" % title)]
+        assert any("| %s | %s |" % (cost, b.get("prestige", 0)) in row for row in rows), title
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_phase_appears_in_order(game):
+    text = build(game, None, "md")
+    rs = load_checked(game)
+    phases = {d["name"]: d for d in rs.decls if d["kind"] == "phase"}
+    last = -1
+    for name in rs.game()["rounds"]:
+        heading = "%s" % (phases[name].get("title") or name)
+        at = text.find(heading, last + 1)
+        assert at > last, heading
+        last = at
+
+
+def test_variant_rulebook_says_what_differs():
+    text = build("caylus", "simplified_favor", "md")
+    assert "## What this variant changes" in text and "3 × n prestige points" in text
+
+
+def test_html_is_one_self_contained_page_with_contents():
+    page = build("ys", None, "html")
+    assert page.startswith("<!DOCTYPE html>") and "<nav>" in page and "<table>" in page
+    assert "<script" not in page and "http" not in page.split("<body>")[1].split("</nav>")[0]
+    assert page.count("<ul>") == page.count("</ul>")

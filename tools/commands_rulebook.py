@@ -1,0 +1,36 @@
+"""`provost rulebook RULESET [--variant V] [--format md|html] [-o FILE]`: a rulebook from the rule file."""
+from __future__ import annotations
+
+import sys
+
+from dsl.diagnostics import RulesError
+from dsl.loader import _find_base, _resolve, load, parse_file, resolve_path
+from dsl.rulebook import markdown, to_html
+
+
+def build(ruleset: str, variant: str | None, fmt: str) -> str:
+    path = resolve_path(ruleset, variant)
+    rs, diags = load(path)
+    if rs is None:
+        raise RulesError([d for d in diags if d.severity == "error"])
+    base_decls = head = None
+    if rs.variant is not None:
+        ir, _ = parse_file(path)
+        head = ir["decls"][0]
+        base, _ = _resolve(_find_base(head["extends"], path))
+        base_decls = base.decls if base is not None else None
+    md = markdown(rs, base_decls, head)
+    if fmt == "html":
+        return to_html(md, rs.game().get("title") or rs.name)
+    return md
+
+
+def run_rulebook(args) -> int:
+    text = build(args.ruleset, args.variant, args.format)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("wrote %s" % args.output, file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
