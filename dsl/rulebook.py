@@ -274,8 +274,11 @@ def to_html(md: str, title: str) -> str:
         if level >= 2:
             nav.append('<li style="margin-left:%dem"><a href="#%s">%s</a></li>' % ((level - 2) * 1.5, anchor, _inline(text)))
     nav.append("</ul></nav>")
+    head = body[:1] if body and body[0].startswith("<h1") else []
+    rest = body[len(head):]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style>"
-            "</head><body>\n%s\n%s\n</body></html>\n" % (html.escape(title), _CSS, "\n".join(nav), "\n".join(body)))
+            "</head><body>\n%s\n%s\n%s\n</body></html>\n" % (html.escape(title), _CSS, "\n".join(head),
+                                                              "\n".join(nav), "\n".join(rest)))
 
 
 def _close_lists(body, depth, target):

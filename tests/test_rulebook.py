@@ -45,3 +45,19 @@ def test_html_is_one_self_contained_page_with_contents():
     assert page.startswith("<!DOCTYPE html>") and "<nav>" in page and "<table>" in page
     assert "<script" not in page and "http" not in page.split("<body>")[1].split("</nav>")[0]
     assert page.count("<ul>") == page.count("</ul>")
+
+
+def test_html_renders_in_headless_chromium(tmp_path):
+    import shutil
+    import subprocess
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed (CI installs it with apt-get)")
+    page = tmp_path / "ys.html"
+    page.write_text(build("ys", None, "html"))
+    shot = tmp_path / "ys.png"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--user-data-dir=%s" % (tmp_path / "profile"), "--window-size=1200,1600",
+                    "--screenshot=%s" % shot, page.as_uri()], capture_output=True, timeout=120)
+    assert shot.exists() and shot.stat().st_size > 10_000       # a real page was drawn
