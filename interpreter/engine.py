@@ -49,12 +49,15 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "memo")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
         self.rs, self.prog, self.s, self.seed = rs, prog, state, seed
         self.variant = rs.variant
+        # While options are enumerated the state cannot change, so derived data
+        # (piece counts per place...) may be memoised in this dict; None otherwise.
+        self.memo = None
 
     @classmethod
     def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":

@@ -203,6 +203,13 @@ class Choose(Node):
 
     def legal(self, g, env):
         """[(id, bindings, option)] for every legal option, in declaration order."""
+        g.memo = {}
+        try:
+            return self._legal(g, env)
+        finally:
+            g.memo = None
+
+    def _legal(self, g, env):
         out = []
         for opt in self.options:
             if not opt.params:

@@ -217,8 +217,22 @@ def build_room(c, args, pos):
             return 0
         if d["slots"] < 0:
             return 99
-        return d["slots"] - sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] == w)
+        return d["slots"] - _count_at(g, kd, w)
     return room
+
+
+def _count_at(g, kind, where) -> int:
+    """Pieces of a kind on a place; counted once per option enumeration (g.memo)."""
+    memo = g.memo
+    if memo is None:
+        return sum(1 for x in g.s.pieces if x[KIND] == kind and x[WHERE] == where)
+    counts = memo.get("piece_counts")
+    if counts is None:
+        counts = memo["piece_counts"] = {}
+        for x in g.s.pieces:
+            key = (x[KIND], x[WHERE])
+            counts[key] = counts.get(key, 0) + 1
+    return counts.get((kind, where), 0)
 
 
 @function("hidden_pieces")
