@@ -6,7 +6,7 @@ known to the checker as soon as it has its Signature there.
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, did_you_mean, register
+from ..diagnostics import Diagnostic, register
 from .model import model
 
 register("A401", "error", "unknown effect")
@@ -51,8 +51,7 @@ def check_effect_calls(ruleset) -> list[Diagnostic]:
                 msg = "'%s' is %s, not an effect; use it inside an expression" % (
                     name, "a let" if name in sym.lets else "a function")
             else:
-                known = sorted(set(P.EFFECTS) | set(sym.effects))
-                msg = "unknown effect '%s'%s" % (name, did_you_mean(name, known))
+                msg = "unknown effect '%s'%s" % (name, m.hint(name, "effects", lambda: sorted(set(P.EFFECTS) | set(sym.effects))))
             out.append(sym.diag(i, st, "A401", msg))
             continue
         if not _arity_ok(n, sig.min_args, sig.max_args):
@@ -60,7 +59,7 @@ def check_effect_calls(ruleset) -> list[Diagnostic]:
         for k, v in st["kw"].items():
             if k not in sig.kwargs:
                 allowed = ("; it takes %s" % ", ".join(sig.kwargs)) if sig.kwargs else "; it takes none"
-                hint = did_you_mean(k, sig.kwargs)
+                hint = m.hint(k, ("kwargs", name), sig.kwargs)
                 out.append(sym.diag(i, v, "A403", "'%s' has no keyword argument '%s'%s" % (name, k, hint or allowed)))
     return out
 
@@ -87,8 +86,8 @@ def check_function_calls(ruleset) -> list[Diagnostic]:
             if fn in sym.effects or fn in P.EFFECTS:
                 msg = "'%s' is an effect, not a function; call it as a statement" % fn
             else:
-                known = sorted(set(P.FUNCTIONS) | {k for k, d in sym.lets.items() if d.get("params") is not None})
-                msg = "unknown function '%s'%s" % (fn, did_you_mean(fn, known))
+                msg = "unknown function '%s'%s" % (fn, m.hint(fn, "functions", lambda: sorted(
+                    set(P.FUNCTIONS) | {k for k, d in sym.lets.items() if d.get("params") is not None})))
             out.append(sym.diag(i, e, "A404", msg))
             continue
         if not _arity_ok(n, sig.min_args, sig.max_args):

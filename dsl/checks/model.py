@@ -12,8 +12,6 @@ and `where`); comprehension variables inside the comprehension.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .. import primitives as P
 from ..diagnostics import Diagnostic
 
@@ -115,20 +113,23 @@ def end_of(node: dict, width: int) -> list[int]:
 
 
 # ------------------------------------------------------------------ the walk
-@dataclass
 class Uses:
     """Every reference in the ruleset with the locals in scope there (`i` is the declaration index)."""
-    names: list = field(default_factory=list)        # (expr name node, scope, i)
-    calls: list = field(default_factory=list)        # (call statement, scope, i)
-    funcalls: list = field(default_factory=list)     # (call expression, scope, i)
-    amounts: list = field(default_factory=list)      # (amount node, scope, i, where) where: "arg" or the field ("cost")
-    sets: list = field(default_factory=list)         # (set statement, scope, i)
-    indexes: list = field(default_factory=list)      # (index expression, scope, i)
-    ofs: list = field(default_factory=list)          # (of expression or set statement, x node or None, scope, i)
-    attrs: list = field(default_factory=list)        # (attr expression, i)
-    ints: list = field(default_factory=list)         # (int expression, i)
-    chooses: list = field(default_factory=list)      # (choose statement, i)
-    misplaced: list = field(default_factory=list)    # (statement, i, why)
+    __slots__ = ("names", "calls", "funcalls", "amounts", "sets", "indexes", "ofs", "attrs", "ints", "chooses",
+                 "misplaced")
+
+    def __init__(self):
+        self.names: list = []        # (expr name node, scope, i)
+        self.calls: list = []        # (call statement, scope, i)
+        self.funcalls: list = []     # (call expression, scope, i)
+        self.amounts: list = []      # (amount node, scope, i, where) where: "arg" or the field ("cost")
+        self.sets: list = []         # (set statement, scope, i)
+        self.indexes: list = []      # (index expression, scope, i)
+        self.ofs: list = []          # (of expression or set statement, x node or None, scope, i)
+        self.attrs: list = []        # (attr expression, i)
+        self.ints: list = []         # (int expression, i)
+        self.chooses: list = []      # (choose statement, i)
+        self.misplaced: list = []    # (statement, i, why)
 
 
 class Walker:
@@ -313,6 +314,11 @@ class Walker:
                 return
 
 
+MAX_SUGGESTIONS = 300
+""""Did you mean" searches per ruleset; a file with thousands of distinct misspellings gets plain
+messages after that instead of a quadratic search (repeated misspellings are cached)."""
+
+
 class Model:
     def __init__(self, ruleset):
         self.ruleset = ruleset
@@ -321,6 +327,21 @@ class Model:
         w = Walker(self.uses)
         for i, d in enumerate(self.sym.decls):
             w.decl(d, i)
+        self._hints: dict = {}
+        self._budget = MAX_SUGGESTIONS
+
+    def hint(self, name: str, pool_key, pool) -> str:
+        """`did_you_mean(name, pool)`, cached by (name, pool_key); `pool` may be a callable."""
+        key = (name, pool_key)
+        found = self._hints.get(key)
+        if found is not None:
+            return found
+        if self._budget <= 0:
+            return ""
+        self._budget -= 1
+        from ..diagnostics import did_you_mean
+        found = self._hints[key] = did_you_mean(name, pool() if callable(pool) else pool)
+        return found
 
 
 _active: list = [None]   # the Model shared by the checks while run_checks runs

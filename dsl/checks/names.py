@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, did_you_mean, register
-from .model import model
+from ..diagnostics import Diagnostic, register
+from .model import end_of, model
 
 register("N100", "error", "no game declaration")
 register("N101", "error", "name declared twice")
@@ -100,28 +100,31 @@ def check_undefined(ruleset) -> list[Diagnostic]:
     m = model(ruleset)
     sym, uses = m.sym, m.uses
     out = []
-    everything = None
+    everything = []
+
+    def names_in(scope):
+        if not everything:
+            everything.extend(sorted(sym.all_names()))
+        return sorted(scope) + everything
+
     for e, scope, i in uses.names:
         name = e["id"]
         if name in scope or sym.is_defined(name):
             continue
-        if everything is None:
-            everything = sorted(sym.all_names())
         out.append(sym.diag(i, e, "N103", "undefined name '%s'%s"
-                            % (name, did_you_mean(name, sorted(scope) + everything))))
-    from .model import end_of
+                            % (name, m.hint(name, ("names", scope), lambda: names_in(scope)))))
     for a, scope, i, _ in uses.amounts:
         what = a["what"]
         if what in scope or sym.is_defined(what):
             continue
         out.append(sym.diag(i, end_of(a, len(what)), "N103", "undefined resource '%s'%s" % (
-            what, did_you_mean(what, sorted(scope) + sorted(sym.resources | sym.resource_lists)))))
+            what, m.hint(what, ("units", scope), lambda: sorted(scope) + sorted(sym.resources | sym.resource_lists)))))
     for st, scope, i in uses.sets:
         name = st["target"]["name"]
         if sym.is_defined(name) or name in scope:
             continue
         out.append(sym.diag(i, st, "N103", "undefined counter '%s'%s" % (
-            name, did_you_mean(name, sorted(set(sym.counters) | sym.resources)))))
+            name, m.hint(name, "counters", lambda: sorted(set(sym.counters) | sym.resources)))))
     return out
 
 

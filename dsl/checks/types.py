@@ -67,7 +67,7 @@ def check_amounts(ruleset) -> list[Diagnostic]:
         extra = " (a let is a unit only when it is a list of resource names)" if kind == "let" else ""
         out.append(sym.diag(i, end_of(a, len(what)), "T201", "'%s' is %s, not a resource%s; the unit of an amount "
                             "is a resource, a list of resources or a variable%s"
-                            % (what, _article(kind), extra, did_you_mean(what, sorted(sym.resources)))))
+                            % (what, _article(kind), extra, m.hint(what, "resources", lambda: sorted(sym.resources)))))
     for st, scope, i in m.uses.calls:
         sig = P.EFFECTS.get(st["name"])
         if sig is None or st["name"] in sym.effects:
@@ -134,12 +134,13 @@ def check_arg_kinds(ruleset) -> list[Diagnostic]:
             if want not in kinds:
                 out.append(sym.diag(i, a, "T206", "argument %d of '%s' must be %s; '%s' is %s%s" % (
                     k + 1, name, _article(want), ref, _article(kinds[0]),
-                    did_you_mean(ref, sorted(sym.names(want))))))
+                    m.hint(ref, ("kind", want), lambda: sorted(sym.names(want))))))
     return out
 
 
 # ------------------------------------------------------------------ counters
-def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, node, sym) -> list[Diagnostic]:
+def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, node, m) -> list[Diagnostic]:
+    sym = m.sym
     by = counter.get("by")
     if index is None:
         if by is not None:
@@ -155,7 +156,7 @@ def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, 
     ref = _bare(index, scope, sym)
     if ref is not None and by in sym.enums and ref not in values:
         return [sym.diag(i, index, "T205", "'%s' is not a value of %s (%s)%s"
-                         % (ref, by, ", ".join(values), did_you_mean(ref, values)))]
+                         % (ref, by, ", ".join(values), m.hint(ref, ("enum", by), values)))]
     return []
 
 
@@ -174,7 +175,7 @@ def check_set_targets(ruleset) -> list[Diagnostic]:
             continue   # undefined: N103
         if name in sym.counters:
             c = sym.counters[name]
-            out.extend(_counter_index(name, c, t["index"], scope, i, st, sym))
+            out.extend(_counter_index(name, c, t["index"], scope, i, st, m))
             if t["of"] is not None and c.get("scope") == "global":
                 out.append(sym.diag(i, t["of"], "T211", "counter '%s' is global; it has no value 'of' a player" % name))
         elif name in sym.resources:
@@ -182,7 +183,7 @@ def check_set_targets(ruleset) -> list[Diagnostic]:
                 out.append(sym.diag(i, t["index"], "T204", "resource '%s' has one amount per player; it cannot be indexed" % name))
         else:
             out.append(sym.diag(i, st, "T203", "'%s' is %s; only counters can be set%s"
-                                % (name, _article(sym.kind(name)), did_you_mean(name, sorted(sym.counters)))))
+                                % (name, _article(sym.kind(name)), m.hint(name, "counters", lambda: sorted(sym.counters)))))
     return out
 
 
@@ -196,7 +197,7 @@ def check_indexes(ruleset) -> list[Diagnostic]:
         if name is None:
             continue
         if name in sym.counters:
-            out.extend(_counter_index(name, sym.counters[name], e["key"], scope, i, e, sym))
+            out.extend(_counter_index(name, sym.counters[name], e["key"], scope, i, e, m))
         elif name in sym.resources:
             out.append(sym.diag(i, e["key"], "T204", "resource '%s' cannot be indexed" % name))
     return out
@@ -321,5 +322,5 @@ def check_attributes(ruleset) -> list[Diagnostic]:
     sym = m.sym
     known = sorted(P.ATTRIBUTES)
     return [sym.diag(i, e, "T215", "unknown attribute '.%s'%s (attributes: %s)"
-                     % (e["name"], did_you_mean(e["name"], known), ", ".join(known)))
+                     % (e["name"], m.hint(e["name"], "attributes", known), ", ".join(known)))
             for e, i in m.uses.attrs if e["name"] not in P.ATTRIBUTES]
