@@ -1,0 +1,219 @@
+"""OpenSpiel Python games for provost rulesets.
+
+    import adapters.openspiel_game          # registers python_provost_caylus, _caylus1303, _ys
+    import pyspiel
+    game = pyspiel.load_game("python_provost_ys", {"players": 4})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+``register(ruleset)`` registers any other ruleset (a shipped name or a path) as
+``python_provost_<name>``; its parameters are ``variant`` (a variant name, ""
+for the base rules), ``players`` and ``seed``.
+
+GameType, and why:
+
+- ``SEQUENTIAL``: one decision at a time; the engine says who decides.
+- ``SAMPLED_STOCHASTIC``: the engine draws every shuffle from a seeded
+  generator held in the game state (DESIGN.md section 5), so shuffles are not
+  chance nodes that OpenSpiel could enumerate.  ``new_initial_state()`` number
+  k plays the engine game seeded from (``seed``, k): every new game is a fresh
+  deal, reproducibly.  Explicit chance nodes would need the engine to stop at
+  each shuffle and ask for its outcome (see the adapters' notes).  Caveat of
+  sampled chance: a cloned state carries the generator, so a search that clones
+  states sees the *same* future deals (it "knows" the decks); use
+  ``interpreter.agents.mcts`` (it resamples what the searching player cannot see)
+  for fair search on hidden-information rules.
+- ``IMPERFECT_INFORMATION`` when the rules hide anything (a counter, zone or
+  piece place not public: Ys, Caylus 1303), else ``PERFECT_INFORMATION`` (Caylus:
+  its one shuffle happens in the setup, before any decision, and is public).
+- ``ZERO_SUM`` terminal utilities: the rank rewards of ``adapters.rewards``
+  (+1 sole winner ... -1 last, ties by the game's tiebreak then shared).
+- Observations (string and tensor) are what the player may see
+  (``game.observation(p)``; tensor from ``adapters.encoding``); information
+  states (perfect recall) are not provided.
+- Actions are indexes into the ruleset's action catalogue (``adapters.catalogue``).
+- ``max_game_length`` is ``MAX_GAME_LENGTH`` decisions; a game still running
+  then ends there, ranked by the scores at that moment (no shipped ruleset
+  comes near it).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import numpy as np
+import pyspiel
+
+from dsl.loader import load_checked
+from interpreter.engine import Game
+
+from .catalogue import catalogue_for
+from .encoding import ObservationEncoder, canonical_observation
+from .rewards import rank_rewards
+
+MAX_GAME_LENGTH = 20000
+SHIPPED = ("caylus", "caylus1303", "ys")
+
+_registered: dict = {}
+
+
+def hides_information(prog) -> bool:
+    """True when the rules keep something from some player (a counter, zone or piece place that is not public)."""
+    if any(c.get("visible", "public") != "public" for c in prog.counters.values()):
+        return True
+    if any(z.get("visible", "public") != "public" for z in prog.zones.values()):
+        return True
+    return any(d.get("private") for d in prog.pieces.values())
+
+
+def _engine_seed(seed: int, k: int) -> int:
+    h = hashlib.sha256(("provost-openspiel:%d:%d" % (seed, k)).encode()).digest()
+    return int.from_bytes(h[:4], "big") & 0x7FFFFFFF
+
+
+class _Box:
+    """Holds the engine game; deep-copied (as OpenSpiel clones Python states) with the engine's cheap clone."""
+    __slots__ = ("g",)
+
+    def __init__(self, g):
+        self.g = g
+
+    def __deepcopy__(self, memo):
+        return _Box(self.g.clone())
+
+
+def register(ruleset: str = "caylus") -> str:
+    """Register the ruleset as an OpenSpiel game; returns its short name (``python_provost_<name>``)."""
+    base = load_checked(ruleset)
+    short = "python_provost_" + re.sub(r"[^a-z0-9_]", "_", base.name.lower())
+    if short in _registered:
+        return short
+    g0 = Game.new(base, seed=0)
+    lo, hi = g0.prog.game["players"] or [1, 8]
+    info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(g0.prog)
+            else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    game_type = pyspiel.GameType(
+        short_name=short,
+        long_name="provost %s" % (g0.prog.game.get("title") or base.name),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=info,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"variant": "", "players": g0.s.humans, "seed": 0},
+        default_loadable=True,
+        provides_factored_observation_string=False)
+
+    class ProvostGame(pyspiel.Game):
+        """One provost ruleset (with a variant and player count from the parameters)."""
+
+        def __init__(self, params=None):
+            params = dict(params or {})
+            variant = params.get("variant") or None
+            players = int(params.get("players", g0.s.humans))
+            self.rs = load_checked(ruleset, variant)
+            first = Game.new(self.rs, players=players, seed=0)
+            self.players = first.s.humans
+            self.catalogue = catalogue_for(self.rs, players=self.players)
+            self.encoder = ObservationEncoder(first, self.catalogue)
+            self.seed = int(params.get("seed", 0))
+            self._count = 0
+            game_info = pyspiel.GameInfo(
+                num_distinct_actions=len(self.catalogue),
+                max_chance_outcomes=0,
+                num_players=self.players,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=MAX_GAME_LENGTH)
+            super().__init__(game_type, game_info, {"variant": variant or "", "players": self.players,
+                                                    "seed": self.seed})
+
+        def new_initial_state(self):
+            seed = _engine_seed(self.seed, self._count)
+            self._count += 1
+            return ProvostState(self, Game.new(self.rs, players=self.players, seed=seed))
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            if iig_obs_type is not None and iig_obs_type.perfect_recall:
+                raise ValueError("provost games provide observations, not perfect-recall information states")
+            if iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError("provost games observe as one player; use SINGLE_PLAYER private information")
+            return ProvostObserver(self)
+
+    ProvostGame.__name__ = "ProvostGame_" + short
+    pyspiel.register_game(game_type, ProvostGame)
+    _registered[short] = ProvostGame
+    return short
+
+
+class ProvostState(pyspiel.State):
+    """An engine game seen through OpenSpiel's State API (actions are catalogue indexes)."""
+
+    def __init__(self, game, engine_game):
+        super().__init__(game)
+        self._box = _Box(engine_game)
+        self._catalogue = game.catalogue
+        self._decisions = 0
+
+    @property
+    def engine(self) -> Game:
+        return self._box.g
+
+    def current_player(self):
+        g = self._box.g
+        if g.finished or self._decisions >= MAX_GAME_LENGTH:
+            return pyspiel.PlayerId.TERMINAL
+        return g.current_player()
+
+    def _legal_actions(self, player):
+        return sorted(self._catalogue.legal_indices(self._box.g))
+
+    def _apply_action(self, action):
+        g = self._box.g
+        option = self._catalogue.action_of(action)
+        g.apply(option)               # an illegal option raises IllegalOption naming the legal ones
+        self._decisions += 1
+
+    def _action_to_string(self, player, action):
+        return self._catalogue.action_of(action)
+
+    def is_terminal(self):
+        return self._box.g.finished or self._decisions >= MAX_GAME_LENGTH
+
+    def returns(self):
+        g = self._box.g
+        if not self.is_terminal():
+            return [0.0] * g.s.humans
+        return rank_rewards(g)
+
+    def __str__(self):
+        g = self._box.g
+        return "round %s %s; scores %s; to move %s; decisions %d" % (
+            g.s.round, g.s.phase or "setup", g.scores(), g.current_player(), self._decisions)
+
+
+class ProvostObserver:
+    """What one player may see: ``game.observation(p)`` as a tensor and a canonical JSON string."""
+
+    def __init__(self, game):
+        self.encoder = game.encoder
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = self.encoder.encode(state.engine.observation(player))
+
+    def string_from(self, state, player):
+        obs = canonical_observation(state.engine.observation(player))
+        return json.dumps(obs, sort_keys=True, separators=(",", ":"))
+
+
+for _name in SHIPPED:
+    register(_name)

@@ -1,0 +1,180 @@
+"""A PettingZoo AEC environment for any provost ruleset and variant.
+
+    from adapters.pettingzoo_env import env
+    e = env("caylus", players=4)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
+        e.step(action)
+
+- Agents are ``player_0`` ... one per deciding seat (neutral seats are played by the rules).
+  Multi-step turns (place a worker, then choose what the building gives) keep
+  ``agent_selection`` on the same agent; whose turn it is always comes from the engine.
+- Observations: ``{"observation": float32[...], "action_mask": int8[len(catalogue)]}``.
+  The vector encodes only ``game.observation(seat)`` (``adapters.encoding``), so it
+  never holds another player's hidden values; the mask is all zeros except for
+  the agent to move.
+- Actions: indexes into the ruleset's fixed action catalogue (``adapters.catalogue``);
+  ``env.unwrapped.catalogue.action_of(i)`` is the option id.  An illegal index
+  raises ``ValueError`` naming the legal options (wrap the env with PettingZoo's
+  ``TerminateIllegalWrapper`` to punish instead); a legal option missing from the
+  catalogue raises ``ActionNotInCatalogue``.
+- Rewards: 0 until the game ends, then ``reward="rank"`` (default: +1 sole winner ...
+  -1 last, zero-sum, ties by the game's tiebreak then shared) or ``"score"`` (own score
+  minus the best other's); see ``adapters.rewards``.
+- Seeding: ``reset(seed=S)`` plays the engine game seeded ``S``; a later ``reset()``
+  without a seed draws the next game seed from a generator seeded by the last
+  ``S``, so a run is reproducible from its first seed.
+- ``max_decisions`` (optional) truncates a game after that many decisions.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from dsl.loader import load_checked
+from interpreter.engine import Game
+
+from .catalogue import DEFAULT_GAMES, catalogue_for
+from .encoding import ObservationEncoder
+from .rewards import REWARD_KINDS, final_rewards
+
+
+class ProvostAECEnv(AECEnv):
+    metadata = {"name": "provost_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, ruleset: str = "caylus", variant: str | None = None, players: int | None = None,
+                 reward: str = "rank", max_decisions: int | None = None, render_mode: str | None = None,
+                 catalogue_games: int = DEFAULT_GAMES):
+        super().__init__()
+        if reward not in REWARD_KINDS:
+            raise ValueError("unknown reward '%s' (known: %s)" % (reward, ", ".join(REWARD_KINDS)))
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError("unknown render_mode '%s'" % render_mode)
+        self.rs = load_checked(ruleset, variant) if isinstance(ruleset, str) else ruleset
+        g0 = Game.new(self.rs, players=players, seed=0)
+        self.players = g0.s.humans
+        self.catalogue = catalogue_for(self.rs, players=self.players, games=catalogue_games)
+        self.encoder = ObservationEncoder(g0, self.catalogue)
+        self.reward_kind = reward
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name="provost_%s_v0" % (self.rs.name + ("_" + self.rs.variant if self.rs.variant else "")))
+        self.possible_agents = ["player_%d" % i for i in range(self.players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        n_actions = len(self.catalogue)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(self.encoder.size,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+            }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._seeds = random.Random()
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._seeds.randrange(2 ** 31)
+        self.game = Game.new(self.rs, players=self.players, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._decisions = 0
+        if self.game.finished:                # a game with no decision at all
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player()]
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        g = self.game
+        vec = np.asarray(self.encoder.encode(g.observation(seat)), dtype=np.float32)
+        mask = np.zeros(len(self.catalogue), dtype=np.int8)
+        if not g.finished and g.current_player() == seat:
+            mask[self.catalogue.legal_indices(g)] = 1
+        return {"observation": vec, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        legal = g.legal_options()
+        try:
+            option = self.catalogue.action_of(int(action))
+        except (IndexError, TypeError, ValueError):
+            option = None
+        if option is None or option not in legal:
+            raise ValueError("action %r (%s) is not legal for %s now; legal: %s"
+                             % (action, option, agent, ", ".join("%d=%s" % (self.catalogue.index_of(o), o) for o in legal)))
+        self._cumulative_rewards[agent] = 0.0
+        g.apply(option)
+        self._decisions += 1
+        if g.finished:
+            self._finish()
+        elif self.max_decisions is not None and self._decisions >= self.max_decisions:
+            for a in self.agents:
+                self.truncations[a] = True
+            self.agent_selection = agent
+        else:
+            self.agent_selection = self.possible_agents[g.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self):
+        g = self.game
+        rewards = final_rewards(g, self.reward_kind)
+        scores, winners = g.scores(), g.winners()
+        for a in self.agents:
+            i = self.agent_name_mapping[a]
+            self.rewards[a] = float(rewards[i])
+            self.terminations[a] = True
+            self.infos[a] = {"scores": list(scores), "winners": list(winners)}
+        self.agent_selection = self.agents[0]
+
+    # ------------------------------------------------------------ views
+    def render(self):
+        if self.render_mode is None:
+            return None
+        g = self.game
+        text = "%s round %s %s: scores %s, to move: %s, options: %s" % (
+            self.rs.name, g.s.round, g.s.phase, g.scores(), g.current_player(), ", ".join(g.legal_options()[:12]))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        self.game = None
+
+
+def raw_env(ruleset: str = "caylus", **kwargs) -> ProvostAECEnv:
+    return ProvostAECEnv(ruleset, **kwargs)
+
+
+def env(ruleset: str = "caylus", **kwargs):
+    """The environment with PettingZoo's standard out-of-bounds and order-enforcing wrappers."""
+    e = raw_env(ruleset, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
