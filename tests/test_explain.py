@@ -160,3 +160,40 @@ def test_explain_command_on_a_log(tmp_path, capsys):
     import json
     out = json.loads(capsys.readouterr().out)
     assert out["legal"] is False and out["decision"] == 1 and "not an option" in out["reason"]
+
+
+# ------------------------------------------------------------------ Caylus 1303
+def _c1303_at(prompt_start, seed=2):
+    g = Game.new("caylus1303", players=4, seed=seed)
+    rnd = random.Random(seed)
+    while not g.prompt().startswith(prompt_start):
+        g.apply(rnd.choice(g.legal_options()))
+    return g
+
+
+def test_1303_character_not_on_offer():
+    g = _c1303_at("Choose a character")
+    offered = {o.split(":")[1] for o in g.legal_options()}
+    absent = next(c for c in g.prog.enums["character_tiles"] if c not in offered)
+    assert "not a possible choice" in reason(g, "character:" + absent)
+
+
+def test_1303_place_without_workers():
+    g = _c1303_at("Place a worker or pass")
+    p = g.current_player()
+    g.s.counters["workers"][p] = 0
+    g.s.pending["options"] = ["pass"]           # as the engine would offer with no worker
+    r = reason(g, "place:fairground")
+    assert "cannot pay" in r or "condition" in r or "not a possible choice" in r
+
+
+def test_1303_option_of_another_phase():
+    g = _c1303_at("Place a worker or pass")
+    r = reason(g, "bundle:food+wood+stone")
+    assert "not an option of 'Place a worker or pass'" in r and "Deliver a bundle" in r
+
+
+def test_1303_provost_beyond_the_guilds_bridge_limit():
+    g = _c1303_at("Guilds Bridge: move the provost")
+    r = reason(g, "provost:5")
+    assert "not a possible choice" in r and "-3" in r
