@@ -57,8 +57,15 @@ class GreedyAgent(SeededAgent):
     null_penalty = 0.05
     #: Weight of the best opponent's score in the evaluation.
     opponent_weight = 1.0
-    #: At most this many decisions are played in one rollout.
+    #: At most this many decisions are played in one rollout ...
     horizon = 60
+    #: ... and at most about this many in all the rollouts of one choice (never fewer than
+    #: ``min_horizon`` per option), so games with many options per decision stay quick.
+    budget = 1000
+    min_horizon = 12
+    #: Inside a rollout, the myopic policy looks at no more than this many options (null options
+    #: always, a random sample of the rest).
+    max_myopic = 12
 
     def __init__(self, seed: int = 0, seat: int = 0, weights: dict[str, float] | None = None):
         super().__init__(seed, seat)
@@ -100,6 +107,10 @@ class GreedyAgent(SeededAgent):
             for opt in options:
                 if is_null(opt):
                     return opt
+        if len(options) > self.max_myopic:
+            nulls = [o for o in options if is_null(o)]
+            others = [o for o in options if not is_null(o)]
+            options = nulls + self.rng.sample(others, max(1, self.max_myopic - len(nulls)))
         best, best_v = options[0], None
         for opt in options:
             c = game.clone()
@@ -111,10 +122,10 @@ class GreedyAgent(SeededAgent):
             self._null_prompts.add(prompt)
         return best
 
-    def _rollout(self, game, player, round_):
+    def _rollout(self, game, player, round_, horizon):
         s = game.s
         rng = self.rng
-        for _ in range(self.horizon):
+        for _ in range(horizon):
             if s.finished or s.round != round_:
                 return
             pend = s.pending
@@ -136,11 +147,12 @@ class GreedyAgent(SeededAgent):
         self._prepare(game)
         self._null_prompts = set()
         round_ = game.s.round
+        horizon = min(self.horizon, max(self.min_horizon, self.budget // len(options)))
         best, best_v = [], None
         for opt in options:
             c = game.clone()
             c.apply(opt)
-            self._rollout(c, player, round_)
+            self._rollout(c, player, round_, horizon)
             v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = [opt], v
