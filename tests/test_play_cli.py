@@ -97,7 +97,7 @@ def test_variant(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human)"),
+    (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human"),
     (["--agents", "greedy,random,random,random,random"], "5 agents given for 4 players"),
     (["--players", "2"], "caylus is for 3 to 5 players, not 2"),
     (["--players", "9"], "not 9"),
