@@ -97,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--compare", metavar="VARIANT", help="also play VARIANT on the same seeds and report the differences")
+    p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
+    p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
     p.set_defaults(func=_dispatch("sim", "tools.commands_sim", "run_sim"))
 
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")

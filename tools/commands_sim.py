@@ -1,0 +1,194 @@
+"""`provost sim` (DESIGN.md section 6): many seeded games, summarised for a designer.
+
+    provost sim RULESET [--variant V] [--players N] --games G [--jobs J] [--seed S]
+                        [--agents a,b,...] [--format text|json] [--compare VARIANT]
+                        [--plot FILE.png] [--backend local|ray] [--address ADDR]
+
+Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
+agents are given as for ``provost play`` (a short list repeats its last name; ``human`` is
+refused).  The report (``tools.sim.report`` documents every counting rule): win rate by
+seat and by agent with Wilson 95% intervals, scores by seat, game length, buildings built and
+used, final resources, per-player zones at the end and option frequencies.
+
+``--format json`` prints one JSON object.  Everything but its ``timing`` key is the same for
+the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare VARIANT`` the object is
+``{"base": report, "compare": report, "differences": ..., "timing": ...}``.
+
+Jobs: ``--jobs 1`` plays in this process; ``--jobs J`` in J worker processes (the rules are
+loaded once here and handed to each worker).  ``--backend ray`` runs the same batches on Ray
+(``pip install provost[ray]``); ``--address`` names a cluster (default: a local Ray, limited to
+J CPUs when J > 1).
+
+Progress goes to stderr, and only when stderr is a terminal.  Ctrl-C stops the sim, terminates
+the workers and prints the report of the games finished so far (marked interrupted); exit 130.
+
+Exit codes: 0 ok; 1 the rules have errors, or a game raised an engine error (listed in the
+report's ``errors``); 2 usage errors (unknown agent, player count out of range, a missing
+optional dependency); 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
+"""Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
+
+
+def _error(message: str) -> None:
+    print("provost: error: %s" % message, file=sys.stderr)
+
+
+class _Usage(Exception):
+    pass
+
+
+def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int):
+    """(SimSpec, neutral seats) for one ruleset/variant, or _Usage."""
+    from interpreter.agents import UnknownAgent
+    from interpreter.engine import Game
+    from interpreter.gamelog import load_rules
+    from tools.commands_play import resolve_agents
+    from tools.sim.runner import SimSpec
+
+    rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
+    lo, hi = rs.game().get("players") or [1, 8]
+    if players is not None and not lo <= players <= hi:
+        title = rs.name + (" / " + rs.variant if rs.variant else "")
+        raise _Usage("%s is for %d to %d players, not %d" % (title, lo, hi, players))
+    probe = Game.new(rs, players=players, seed=seed)
+    seats, humans = probe.s.players, probe.s.humans
+    try:
+        names = resolve_agents(agents, seats)
+    except (ValueError, UnknownAgent) as e:
+        raise _Usage(str(e)) from None
+    if "human" in names[:humans]:
+        raise _Usage("sim plays bots only; 'human' is for provost play")
+    return SimSpec(rs, humans, tuple(names), seed), list(range(humans, seats))
+
+
+def _progress(total: int):
+    """A rich progress bar on stderr when stderr is a terminal, else None."""
+    from tools.sim.runner import stderr_is_tty
+
+    if not stderr_is_tty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("[bold]sim"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from tools.sim.report import Aggregate, compare, render_compare_text, render_text
+    from tools.sim.runner import RayBackend, RayUnavailable, make_backend, make_tasks
+
+    compare_variant = getattr(args, "compare", None)
+    plot_path = getattr(args, "plot", None)
+    backend_name = getattr(args, "backend", None) or "local"
+    address = getattr(args, "address", None)
+
+    if plot_path:
+        from tools.sim.plot import PlotUnavailable, require_matplotlib
+        try:
+            require_matplotlib()
+        except PlotUnavailable as e:
+            _error(str(e))
+            return 2
+    if backend_name == "ray":
+        try:
+            RayBackend.import_ray()
+        except RayUnavailable as e:
+            _error(str(e))
+            return 2
+    elif address:
+        _error("--address is for --backend ray")
+        return 2
+
+    try:
+        specs_neutral = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
+        if compare_variant is not None:
+            specs_neutral.append(_spec_for(args.ruleset, compare_variant, specs_neutral[0][0].players,
+                                           args.agents, args.seed))
+    except _Usage as e:
+        _error(str(e))
+        return 2
+    specs = [s for s, _ in specs_neutral]
+    aggs = [Aggregate(spec, args.games, neutral) for spec, neutral in specs_neutral]
+
+    jobs = args.jobs
+    tasks = make_tasks(specs, args.games, jobs)
+    backend = make_backend(backend_name, jobs, address)
+    stop_after = int(os.environ.get(STOP_AFTER_ENV) or 0)
+    total = args.games * len(specs)
+    received = [0]
+    progress = _progress(total)
+    bar = progress.add_task("sim", total=total) if progress else None
+
+    def on_result(k: int, records: list) -> None:
+        for r in records:
+            aggs[k].add(r)
+        received[0] += len(records)
+        if progress is not None:
+            progress.update(bar, advance=len(records))
+        if stop_after and received[0] >= stop_after:
+            raise KeyboardInterrupt
+
+    interrupted = False
+    t0 = time.perf_counter()
+    try:
+        if progress is not None:
+            progress.start()
+        backend.run(specs, tasks, on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if progress is not None:
+            progress.stop()
+    wall = time.perf_counter() - t0
+
+    reports = [a.to_dict() for a in aggs]
+    for spec, a in zip(specs, aggs):
+        stray = a.digests - {spec.rules.digest}
+        if stray:  # a worker played other rules: never expected, since the rules travel with the job
+            _error("workers reported other rules (digest %s) than %s" % (", ".join(sorted(stray)), spec.rules.digest))
+            return 1
+    played = sum(a.games + len(a.errors) for a in aggs)
+    decisions = sum(a.decisions.total for a in aggs)
+    timing = {"backend": backend.name, "jobs": jobs, "wall_s": round(wall, 3),
+              "games_per_s": round(played / wall, 2) if wall > 0 else None,
+              "decisions_per_s": round(decisions / wall, 1) if wall > 0 else None}
+
+    if len(reports) == 1:
+        out = dict(reports[0], timing=timing)
+    else:
+        out = {"base": reports[0], "compare": reports[1], "differences": compare(aggs[0], aggs[1]),
+               "interrupted": interrupted, "timing": timing}
+
+    if args.format == "json":
+        print(json.dumps(out))
+    else:
+        lines = []
+        for rep in reports:
+            lines += render_text(rep) + [""]
+        if len(reports) == 2:
+            lines += render_compare_text(out["differences"], reports[0], reports[1]) + [""]
+        lines.append("%d games in %.1f s with %s backend, %d job%s: %s games/s, %s decisions/s" % (
+            played, wall, backend.name, jobs, "" if jobs == 1 else "s", timing["games_per_s"],
+            timing["decisions_per_s"]))
+        print("\n".join(lines))
+    if plot_path:
+        from tools.sim.plot import write_plot
+        try:
+            write_plot(plot_path, reports)
+        except OSError as e:
+            _error("cannot write the plot %s: %s" % (plot_path, e.strerror or e))
+            return 2
+    if interrupted:
+        print("provost: sim interrupted: %d of %d games finished" % (played, total), file=sys.stderr)
+        return 130
+    return 1 if any(r["errors"] for r in reports) else 0

@@ -1,0 +1,1 @@
+"""`provost sim` internals: runner (games, batches, local and Ray backends), report, stats, plot."""

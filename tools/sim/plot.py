@@ -1,0 +1,81 @@
+"""``provost sim --plot FILE.png``: score distributions by seat and win rates with their intervals.
+
+matplotlib is optional (``pip install matplotlib``); ``require_matplotlib`` says so clearly
+before any game is played.  The figure is drawn from the reports alone (their score
+distributions and Wilson intervals), so a saved ``--format json`` report can be plotted again.
+No pyplot: a bare ``Figure`` touches no global backend state.
+"""
+from __future__ import annotations
+
+
+class PlotUnavailable(RuntimeError):
+    pass
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise PlotUnavailable("--plot needs matplotlib: pip install matplotlib") from None
+
+
+def _title(rep: dict) -> str:
+    return rep["ruleset"] + (" / " + rep["variant"] if rep["variant"] else "")
+
+
+def write_plot(path: str, reports: list[dict]) -> None:
+    """Write a PNG (or any format matplotlib infers from ``path``) for one report or a base and a variant."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52"]
+    k = len(reports)
+    seats = max(r["seats"] for r in reports)
+    fig = Figure(figsize=(11, 4.6), dpi=100, layout="constrained")
+    ax_s, ax_w = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    width = 0.8 / k
+
+    for j, rep in enumerate(reports):
+        offset = (j - (k - 1) / 2) * width
+        data, pos = [], []
+        for e in rep["score"]["by_seat"]:
+            values = [v for v, c in e["distribution"] for _ in range(c)]
+            if values:
+                data.append(values)
+                pos.append(e["seat"] + offset)
+        if data:
+            parts = ax_s.violinplot(data, positions=pos, widths=width * 0.9, showmeans=True, showextrema=True)
+            for body in parts["bodies"]:
+                body.set_facecolor(colours[j % len(colours)])
+                body.set_alpha(0.55)
+            for key in ("cmeans", "cmins", "cmaxes", "cbars"):
+                if key in parts:
+                    parts[key].set_color(colours[j % len(colours)])
+        ax_s.plot([], [], color=colours[j % len(colours)], lw=6, alpha=0.55,
+                  label="%s (%d games)" % (_title(rep), rep["games"]))
+
+        rates = rep["win_rate"]["by_seat"]
+        xs = [e["seat"] + offset for e in rates]
+        ys = [100 * (e["rate"] or 0) for e in rates]
+        lo = [max(0.0, y - 100 * e["ci95"][0]) for y, e in zip(ys, rates)]
+        hi = [max(0.0, 100 * e["ci95"][1] - y) for y, e in zip(ys, rates)]
+        ax_w.bar(xs, ys, width=width * 0.9, color=colours[j % len(colours)], alpha=0.8, label=_title(rep))
+        ax_w.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="black", capsize=4, lw=1)
+
+    labels = ["seat %d\n%s" % (e["seat"], e["agent"]) for e in reports[0]["score"]["by_seat"]]
+    for ax in (ax_s, ax_w):
+        ax.set_xticks(range(seats))
+        ax.set_xticklabels(labels[:seats] + [""] * (seats - len(labels)))
+        ax.grid(axis="y", alpha=0.3)
+    ax_s.set_ylabel("final score (%s)" % reports[0]["score"]["resource"])
+    ax_s.set_title("Score distribution by seat (bar: mean)")
+    ax_s.legend(loc="best", fontsize="small")
+    humans = reports[0]["players"]
+    ax_w.axhline(100 / max(humans, 1), color="grey", ls="--", lw=1, label="1 / players")
+    ax_w.set_ylabel("win rate (%)")
+    ax_w.set_title("Win rate by seat, 95% Wilson interval")
+    ax_w.legend(loc="best", fontsize="small")
+    fig.suptitle("%s, %d players, seeds %d..%d" % (
+        " vs ".join(_title(r) for r in reports), humans, reports[0]["seed"],
+        reports[0]["seed"] + reports[0]["requested"] - 1))
+    fig.savefig(path)

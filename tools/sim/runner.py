@@ -1,0 +1,323 @@
+"""Playing many seeded games: one game, a batch of games, and the backends that run batches.
+
+Game ``i`` of a sim seeded ``S`` is ``Game.new(rules, players, seed=S + i)`` played by
+``make_agent(name, S + i, seat)`` in every seat through ``interpreter.agents.play_game``, so
+any game of a sim can be replayed alone with ``provost play RULESET --seed S+i --agents ...``.
+A game's result is a *record* (a small JSON-able dict, see ``play_one``); records never
+depend on the process that played them.
+
+Backends run *tasks* (a spec index and a range of game indexes) and hand each finished
+batch of records to ``on_result(spec_index, records)`` in whatever order they finish:
+
+- ``LocalBackend``: ``--jobs 1`` plays in this process (one game at a time); more jobs use a
+  ``ProcessPoolExecutor`` whose workers receive the loaded rules once, in the initializer
+  (a ``Ruleset`` is a plain dataclass, so it pickles; the workers compile it once).
+  Workers ignore SIGINT: on Ctrl-C the parent stops, cancels what has not started and
+  terminates the workers.
+- ``RayBackend``: the same batches as Ray tasks (``pip install provost[ray]``); the rules are
+  ``ray.put`` once.  ``address=None`` starts a local Ray instance, else connects to a cluster.
+
+On ``KeyboardInterrupt`` a backend cleans up and re-raises it: the caller keeps what
+``on_result`` already received and prints a partial report.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+NEUTRAL = "neutral"
+"""The agent label of a seat played by the rules (a neutral player), e.g. the third seat of Ys for 2."""
+
+
+@dataclass(frozen=True, eq=False)
+class SimSpec:
+    """What to play: loaded rules, the number of deciding players, one agent name per seat, the root seed."""
+
+    rules: object          # dsl.loader.Ruleset (picklable)
+    players: int
+    agents: tuple          # one name per seat, neutral seats included (as `provost play` does)
+    seed: int = 0
+
+    @property
+    def label(self) -> str:
+        rs = self.rules
+        return rs.name + (" / " + rs.variant if rs.variant else "")
+
+
+Task = tuple  # (spec_index, first game index, number of games)
+OnResult = Callable[[int, list], None]
+
+
+# ------------------------------------------------------------------ one game
+_KEYS: dict[str, str] = {}
+
+
+def option_key(option: str) -> str:
+    """The part of an option id that the report counts: its first two ``:`` fields.
+
+    ``place:gold_mine`` -> ``place:gold_mine``; ``broker:front:2`` -> ``broker:front``;
+    ``move:1:n3_port:m_blue_1`` -> ``move:1``; ``pass`` -> ``pass``.
+    """
+    key = _KEYS.get(option)
+    if key is None:
+        key = ":".join(option.split(":", 2)[:2])
+        if len(_KEYS) < 100_000:
+            _KEYS[option] = key
+    return key
+
+
+def _player_zones(game) -> dict:
+    s, out = game.s, {}
+    for name, z in game.prog.zones.items():
+        if z.get("scope") != "player":
+            continue
+        seats = []
+        for content in s.zones[name]:
+            items = [x for part in content.values() for x in part] if isinstance(content, dict) else list(content)
+            seats.append(sorted(str(x) for x in items))
+        out[name] = seats
+    return out
+
+
+def _resources(game) -> dict:
+    s, n, out = game.s, game.s.players, {}
+    for name in game.prog.resources:
+        v = s.counters.get(name)
+        if isinstance(v, list) and len(v) == n and all(isinstance(x, int) for x in v):
+            out[name] = list(v)
+    return out
+
+
+def play_one(spec: SimSpec, index: int) -> dict:
+    """Play game ``index`` of ``spec``; its record.
+
+    ``{"game", "seed", "digest", "scores", "winners", "rounds", "decisions",
+    "resources": {name: per seat}, "options": {key: count}, "zones": {zone: per seat sorted items}}``,
+    or, if the engine raised, ``{"game", "seed", "digest", "decisions", "error": "Type: message"}``.
+    """
+    from interpreter.agents import make_agent, play_game
+    from interpreter.engine import Game
+
+    seed = spec.seed + index
+    counts: dict[str, int] = {}
+
+    def after(game, player, option):
+        k = option_key(option)
+        counts[k] = counts.get(k, 0) + 1
+
+    game = None
+    try:
+        game = Game.new(spec.rules, players=spec.players, seed=seed)
+        agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents)]
+        play_game(game, agents, after=after)
+        return {"game": index, "seed": seed, "digest": spec.rules.digest, "scores": game.scores(),
+                "winners": game.winners(), "rounds": game.s.round, "decisions": game.s.decisions,
+                "resources": _resources(game), "options": counts, "zones": _player_zones(game)}
+    except Exception as exc:  # noqa: BLE001 - an engine or agent bug, reported in the sim's errors
+        return {"game": index, "seed": seed, "digest": spec.rules.digest,
+                "decisions": game.s.decisions if game is not None else 0,
+                "error": "%s: %s" % (type(exc).__name__, exc)}
+
+
+def play_batch(spec: SimSpec, start: int, count: int) -> list[dict]:
+    return [play_one(spec, i) for i in range(start, start + count)]
+
+
+def make_tasks(specs: Sequence[SimSpec], games: int, jobs: int, chunk: int | None = None) -> list[Task]:
+    """Contiguous game ranges, interleaved between the specs (so a compare advances both sides evenly).
+
+    Batches amortise the inter-process cost (ecosystem notes section 5.1); about eight per
+    job, at most 25 games, keep the progress bar moving and the loss on Ctrl-C small.
+    """
+    if chunk is None:
+        chunk = max(1, min(25, math.ceil(games / (max(jobs, 1) * 8))))
+    tasks = []
+    for start in range(0, games, chunk):
+        for k in range(len(specs)):
+            tasks.append((k, start, min(chunk, games - start)))
+    return tasks
+
+
+# ------------------------------------------------------------------ local processes
+_WORKER_SPECS: Sequence[SimSpec] | None = None
+
+
+def _init_worker(specs: Sequence[SimSpec]) -> None:
+    """Pool initializer: keep the rules for this worker's life; leave Ctrl-C to the parent."""
+    global _WORKER_SPECS
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_SPECS = specs
+
+
+def _pool_task(spec_index: int, start: int, count: int) -> tuple[int, list[dict]]:
+    return spec_index, play_batch(_WORKER_SPECS[spec_index], start, count)
+
+
+def _mp_context():
+    """An explicit start method (never the platform default): forkserver where it exists, else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _terminate_pool(executor) -> None:
+    """Stop a ProcessPoolExecutor now: cancel pending work, terminate the workers, wait for them."""
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    if hasattr(executor, "terminate_workers"):  # Python 3.14+
+        try:
+            executor.terminate_workers()
+        except Exception:  # noqa: BLE001 - already stopped
+            pass
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(5)
+        if p.is_alive():
+            p.kill()
+            p.join(1)
+
+
+class _SigintIgnored:
+    """While cleaning up after a Ctrl-C, a second Ctrl-C must not cut the cleanup (or print a traceback)."""
+
+    def __enter__(self):
+        try:
+            self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            self.old = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+class LocalBackend:
+    name = "local"
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = max(1, jobs)
+
+    def run(self, specs: Sequence[SimSpec], tasks: Sequence[Task], on_result: OnResult) -> None:
+        if self.jobs == 1:
+            for k, start, count in tasks:
+                for i in range(start, start + count):
+                    on_result(k, [play_one(specs[k], i)])
+            return
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        executor = ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)) or 1, mp_context=_mp_context(),
+                                       initializer=_init_worker, initargs=(list(specs),))
+        clean = False
+        try:
+            pending = {executor.submit(_pool_task, *task) for task in tasks}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in sorted(done, key=lambda f: id(f)):
+                    k, records = fut.result()
+                    on_result(k, records)
+            clean = True
+        finally:
+            if clean:
+                executor.shutdown(wait=True)
+            else:
+                with _SigintIgnored():
+                    _terminate_pool(executor)
+
+
+# ------------------------------------------------------------------ Ray
+class RayUnavailable(RuntimeError):
+    """``--backend ray`` without Ray installed."""
+
+
+def _ray_task(specs, spec_index: int, start: int, count: int) -> tuple[int, list[dict]]:
+    return spec_index, play_batch(specs[spec_index], start, count)
+
+
+def _package_root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class RayBackend:
+    """Batches as Ray tasks.  Results are records, so they are identical to the local backend's.
+
+    ``address``: ``None`` starts (or joins, with ``RAY_ADDRESS``) a local Ray; ``"auto"`` or
+    ``"ray://host:10001"`` connect to a cluster, whose nodes need provost installed (the rules
+    themselves travel with the job).  If Ray is already initialised (tests, notebooks) it is used
+    as it is and left running.
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, jobs: int | None = None):
+        self.address, self.jobs = address, jobs
+
+    @staticmethod
+    def import_ray():
+        try:
+            import ray
+        except ImportError:
+            raise RayUnavailable("the ray backend needs Ray: pip install 'provost[ray]' (or pip install ray)") from None
+        return ray
+
+    def run(self, specs: Sequence[SimSpec], tasks: Sequence[Task], on_result: OnResult) -> None:
+        ray = self.import_ray()
+        started = False
+        if not ray.is_initialized():
+            kwargs = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+            if self.address:
+                kwargs["address"] = self.address
+            else:
+                # A local instance started here: make sure its workers can import provost
+                # even when it is run from a source tree rather than installed.
+                root = _package_root()
+                path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+                kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+                if self.jobs:
+                    kwargs["num_cpus"] = self.jobs
+            ray.init(**kwargs)
+            started = True
+        remote = ray.remote(_ray_task).options(num_cpus=1, max_retries=0)
+        refs: list = []
+        clean = False
+        try:
+            specs_ref = ray.put(list(specs))
+            refs = [remote.remote(specs_ref, *task) for task in tasks]
+            pending = list(refs)
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    k, records = ray.get(ref)
+                    on_result(k, records)
+            clean = True
+        finally:
+            if not clean:
+                with _SigintIgnored():
+                    for ref in refs:
+                        try:
+                            ray.cancel(ref, force=True)
+                        except Exception:  # noqa: BLE001 - finished or already gone
+                            pass
+            if started:
+                with _SigintIgnored():
+                    ray.shutdown()
+
+
+def make_backend(name: str, jobs: int = 1, address: str | None = None):
+    if name == "ray":
+        return RayBackend(address=address, jobs=jobs if jobs > 1 else None)
+    return LocalBackend(jobs)
+
+
+def stderr_is_tty() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
