@@ -139,69 +139,33 @@ def _value(piece):
 
 
 # ------------------------------------------------------------------ functions
-@function("piece_values")
-def build_piece_values(c, args, pos):
-    """The acting player's piece values at a place (or list of places), smallest first."""
-    k, where = args
-
-    def piece_values(g, env):
-        kd, places, p = k(g, env), set(_where_list(where(g, env))), env["player"]
-        return sorted(x[VALUE] for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places)
-    return piece_values
+def _pieces_at(g, env, k, where, mine):
+    """The pieces of kind ``k`` on the places ``where`` (the acting player's only if ``mine``)."""
+    kd, places = k(g, env), set(_where_list(where(g, env)))
+    if mine:
+        p = env["player"]
+        return [x for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places]
+    return [x for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places]
 
 
-@function("strength")
-def build_strength(c, args, pos):
-    """Sum of the acting player's piece values at the places (face-down pieces count)."""
-    k, where = args
-
-    def strength(g, env):
-        kd, places, p = k(g, env), set(_where_list(where(g, env))), env["player"]
-        return sum(_value(x) for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places)
-    return strength
+def _over_pieces(name, mine, reduce, doc):
+    """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there."""
+    def build(c, args, pos):
+        k, where = args
+        return lambda g, env: reduce(_pieces_at(g, env, k, where, mine))
+    build.__doc__ = doc
+    function(name)(build)
 
 
-@function("piece_count")
-def build_piece_count(c, args, pos):
-    k, where = args
-
-    def piece_count(g, env):
-        kd, places = k(g, env), set(_where_list(where(g, env)))
-        p = env.get("player")
-        return sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places and (p is None or x[OWNER] == p))
-    return piece_count
-
-
-@function("all_pieces_count")
-def build_all_pieces_count(c, args, pos):
-    """Every player's pieces of a kind at the places (a column's number of brokers)."""
-    k, where = args
-
-    def count(g, env):
-        kd, places = k(g, env), set(_where_list(where(g, env)))
-        return sum(1 for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places)
-    return count
-
-
-@function("all_strength")
-def build_all_strength(c, args, pos):
-    k, where = args
-
-    def total(g, env):
-        kd, places = k(g, env), set(_where_list(where(g, env)))
-        return sum(_value(x) for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places)
-    return total
-
-
-@function("present")
-def build_present(c, args, pos):
-    """The players with at least one piece of the kind at the places, in seat order."""
-    k, where = args
-
-    def present(g, env):
-        kd, places = k(g, env), set(_where_list(where(g, env)))
-        return sorted({x[OWNER] for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places})
-    return present
+_over_pieces("piece_values", True, lambda ps: sorted(x[VALUE] for x in ps),
+             "The acting player's piece values at a place (or list of places), smallest first.")
+_over_pieces("strength", True, lambda ps: sum(_value(x) for x in ps),
+             "Sum of the acting player's piece values at the places (face-down pieces count).")
+_over_pieces("piece_count", True, len, "How many pieces the acting player has at the places.")
+_over_pieces("all_pieces_count", False, len, "Every player's pieces of a kind at the places (a column's brokers).")
+_over_pieces("all_strength", False, lambda ps: sum(_value(x) for x in ps), "Every player's total at the places.")
+_over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
+             "The players with at least one piece of the kind at the places, in seat order.")
 
 
 @function("room")
