@@ -264,14 +264,19 @@ class Builder:
                 self.error(w["pos"], "D003", "enum values are names")
         return [{"kind": "enum", "name": name, "title": title, "values": values, "pos": raw["pos"]}]
 
+    def one_word(self, rest: list, kind: str, usage: str):
+        """The single head word of ``kind`` ("int" or "name") after the name; the others are errors."""
+        value = None
+        for w in rest:
+            if kind in w and value is None:
+                value = w[kind]
+            else:
+                self.error(w["pos"], "D003", usage)
+        return value
+
     def k_track(self, raw):
         name, _, title, rest = self.head(raw)
-        length = None
-        for w in rest:
-            if "int" in w and length is None:
-                length = w["int"]
-            else:
-                self.error(w["pos"], "D003", "a track declaration is 'track NAME LENGTH'")
+        length = self.one_word(rest, "int", "a track declaration is 'track NAME LENGTH'")
         if length is None:
             self.error(raw["pos"], "D005", "a track needs a length")
         return [{"kind": "track", "name": name, "title": title, "length": length, "pos": raw["pos"]}]
@@ -347,12 +352,7 @@ class Builder:
 
     def k_building(self, raw):
         name, _, title, rest = self.head(raw)
-        category = None
-        for w in rest:
-            if "name" in w and category is None:
-                category = w["name"]
-            else:
-                self.error(w["pos"], "D003", "a building head is 'building NAME \"Title\" CATEGORY'")
+        category = self.one_word(rest, "name", "a building head is 'building NAME \"Title\" CATEGORY'")
         if category is None:
             self.error(raw["pos"], "D005", "building '%s' needs a category" % name)
         a = self.attributes(raw, {"cost": "args", "prestige": "args", "count": "args", "at": "args",
