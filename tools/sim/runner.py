@@ -132,10 +132,10 @@ def make_tasks(specs: Sequence[SimSpec], games: int, jobs: int, chunk: int | Non
     """Contiguous game ranges, interleaved between the specs (so a compare advances both sides evenly).
 
     Batches amortise the inter-process cost (ecosystem notes section 5.1); about eight per
-    job, at most 25 games, keep the progress bar moving and the loss on Ctrl-C small.
+    job, at most 10 games, keep the progress bar moving and the loss on Ctrl-C small.
     """
     if chunk is None:
-        chunk = max(1, min(25, math.ceil(games / (max(jobs, 1) * 8))))
+        chunk = max(1, min(10, math.ceil(games / (max(jobs, 1) * 8))))
     tasks = []
     for start in range(0, games, chunk):
         for k in range(len(specs)):
@@ -160,8 +160,12 @@ def _pool_task(spec_index: int, start: int, count: int) -> tuple[int, list[dict]
 
 def _mp_context():
     """An explicit start method (never the platform default): forkserver where it exists, else spawn."""
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        # Workers fork from a server that has already imported the engine (if it is not running yet).
+        ctx.set_forkserver_preload(["tools.sim.runner", "interpreter.engine", "interpreter.agents"])
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _terminate_pool(executor) -> None:
@@ -278,8 +282,10 @@ class RayBackend:
                 # A local instance started here: make sure its workers can import provost
                 # even when it is run from a source tree rather than installed.
                 root = _package_root()
-                path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-                kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+                current = os.environ.get("PYTHONPATH", "")
+                if root not in current.split(os.pathsep) and "site-packages" not in root:
+                    path = os.pathsep.join(p for p in (root, current) if p)
+                    kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
                 if self.jobs:
                     kwargs["num_cpus"] = self.jobs
             ray.init(**kwargs)

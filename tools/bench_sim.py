@@ -1,0 +1,147 @@
+"""Benchmark of `provost sim`: random games per second on one core, clone time, and --jobs scaling.
+
+    python -m tools.bench_sim                         # caylus, caylus1303, ys; 4 players; 200 games
+    python -m tools.bench_sim --games 100 --jobs 1,2 --json
+    python -m tools.bench_sim ys --games 400
+
+For each ruleset, 4-player games by ``random`` agents (the same code path as ``provost sim``:
+``tools.sim.runner.play_one``, i.e. ``play_game`` with seeded agents and the option counting
+of the report):
+
+- **one core**: games played in this process; games/s and decisions/s by wall clock and by
+  CPU time of this process (the CPU figure is what the engine costs when other processes
+  compete for the cores; the wall figure is what a user waits for);
+- **clone**: the mean and median time of ``Game.clone()`` at decision points of those games
+  (``tools.bench.time_clones``);
+- **scaling**: the same games through the local backend with ``--jobs 1`` and ``--jobs 2``
+  (worker start-up included, as a user sees it), and the speed-up; the start-up of a pool
+  (J workers playing one game each) is measured apart, and the speed-up without it is given
+  too (the figure that matters for long sims).
+
+The machine's load average is printed before and after: on a shared machine, other processes
+take cores and the scaling figures mean little unless the load is below the core count.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+RULESETS = ("caylus", "caylus1303", "ys")
+
+
+def _load() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def one_core(spec, games: int) -> dict:
+    from tools.sim.runner import play_one
+
+    play_one(spec, 10**6)  # warm-up: compiled lets and imports are not billed to the first game
+    decisions = 0
+    w, c = time.perf_counter(), time.process_time()
+    for i in range(games):
+        r = play_one(spec, i)
+        if "error" in r:
+            raise RuntimeError("game %d failed: %s" % (i, r["error"]))
+        decisions += r["decisions"]
+    wall, cpu = time.perf_counter() - w, time.process_time() - c
+    return {"games": games, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
+            "games_per_s": round(games / wall, 1), "decisions_per_s": round(decisions / wall),
+            "games_per_cpu_s": round(games / cpu, 1), "decisions_per_cpu_s": round(decisions / cpu),
+            "decisions_per_game": round(decisions / games, 1)}
+
+
+def clone_time(rs, players: int, seed: int) -> dict:
+    from tools.bench import play_games, time_clones
+
+    _, samples = play_games(rs, 20, players, seed)
+    t = time_clones(samples)
+    return {"clone_us_mean": round(t["clone_us_mean"], 1), "clone_us_median": round(t["clone_us_median"], 1),
+            "samples": t["samples"]}
+
+
+def scaling(spec, games: int, jobs_list: list[int]) -> dict:
+    from tools.sim.runner import LocalBackend, make_tasks
+
+    out = {}
+    for jobs in jobs_list:
+        n = [0]
+
+        def on_result(k, records):
+            n[0] += len(records)
+
+        startup = 0.0
+        if jobs > 1:  # a pool of `jobs` workers playing one game each: start-up and first game
+            t = time.perf_counter()
+            LocalBackend(jobs).run([spec], [(0, 10**6 + j, 1) for j in range(jobs)], on_result)
+            startup = time.perf_counter() - t
+            n[0] = 0
+        t = time.perf_counter()
+        LocalBackend(jobs).run([spec], make_tasks([spec], games, jobs), on_result)
+        wall = time.perf_counter() - t
+        assert n[0] == games
+        out[str(jobs)] = {"wall_s": round(wall, 3), "games_per_s": round(games / wall, 1),
+                          "startup_s": round(startup, 3)}
+    base = out[str(jobs_list[0])]["wall_s"]
+    for jobs in jobs_list:
+        e = out[str(jobs)]
+        e["speedup"] = round(base / e["wall_s"], 2)
+        e["speedup_without_startup"] = round(base / max(e["wall_s"] - e["startup_s"], 1e-9), 2)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.bench_sim", description=__doc__.split("\n")[0])
+    ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
+    ap.add_argument("--jobs", default="1,2", help="job counts for the scaling run (default 1,2)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
+
+    from interpreter.engine import Game
+    from interpreter.gamelog import load_rules
+    from tools.sim.runner import SimSpec
+
+    result = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_before": _load(),
+              "players": args.players, "games": args.games, "rulesets": {}}
+    for name in args.rulesets:
+        rs = load_rules(name)
+        seats = Game.new(rs, players=args.players, seed=0).s.players  # neutral seats included
+        spec = SimSpec(rs, args.players, ("random",) * seats, args.seed)
+        entry = {"one_core": one_core(spec, args.games), "clone": clone_time(rs, args.players, args.seed),
+                 "jobs": scaling(spec, args.games, jobs_list)}
+        result["rulesets"][name] = entry
+        if not args.json:
+            o, c = entry["one_core"], entry["clone"]
+            print("%s, %d players, %d random games, seeds %d..%d" % (name, args.players, args.games, args.seed,
+                                                                   args.seed + args.games - 1))
+            print("  one core    %7.1f games/s  %7d decisions/s (wall);  %7.1f games/s  %7d decisions/s (CPU)"
+                  % (o["games_per_s"], o["decisions_per_s"], o["games_per_cpu_s"], o["decisions_per_cpu_s"]))
+            print("  decisions/game %.1f;  clone %.1f us mean, %.1f us median (%d points)"
+                  % (o["decisions_per_game"], c["clone_us_mean"], c["clone_us_median"], c["samples"]))
+            print("  jobs        " + ";  ".join("%s: %.2f s, %.1f games/s, x%.2f (x%.2f without %.2f s start-up)" % (
+                j, v["wall_s"], v["games_per_s"], v["speedup"], v["speedup_without_startup"], v["startup_s"])
+                for j, v in entry["jobs"].items()))
+            sys.stdout.flush()
+    result["load_after"] = _load()
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print("cpus %s; load average (1, 5, 15 min) before %s, after %s%s" % (
+            result["cpus"], result["load_before"], result["load_after"],
+            "  -- other processes were competing for the cores: wall and scaling figures are pessimistic"
+            if (result["load_before"] or [0])[0] > 1 or (result["load_after"] or [0])[0] > 1.5 else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
