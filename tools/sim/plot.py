@@ -68,7 +68,7 @@ def write_plot(path: str, reports: list[dict]) -> None:
         ax.set_xticklabels(labels[:seats] + [""] * (seats - len(labels)))
         ax.grid(axis="y", alpha=0.3)
     ax_s.set_ylabel("final score (%s)" % reports[0]["score"]["resource"])
-    ax_s.set_title("Score distribution by seat (bar: mean)")
+    ax_s.set_title("Score distribution by seat (ticks: mean, min, max)")
     ax_s.legend(loc="best", fontsize="small")
     humans = reports[0]["players"]
     ax_w.axhline(100 / max(humans, 1), color="grey", ls="--", lw=1, label="1 / players")

@@ -219,6 +219,10 @@ def _num(x, width=7, digits=2) -> str:
     return ("%*s" % (width, "-")) if x is None else "%*.*f" % (width, digits, x)
 
 
+def _span(e: dict) -> str:
+    return "-" if e["min"] is None else "%s..%s" % (e["min"], e["max"])
+
+
 def _wrap(prefix: str, items: list[str], width: int = 100) -> list[str]:
     lines, line = [], prefix
     for item in items:
@@ -238,8 +242,8 @@ def render_text(rep: dict) -> list[str]:
         "  INTERRUPTED: %d of %d games finished" % (rep["games"], rep["requested"]) if rep["interrupted"] else "")]
     out.append("rules digest %s" % rep["ruleset_hash"][:16])
     if rep["errors"]:
-        out.append("%d games failed with an error (first: game %d, seed %d: %s)" % (
-            len(rep["errors"]), rep["errors"][0]["game"], rep["errors"][0]["seed"], rep["errors"][0]["error"]))
+        out.append("%d game%s failed with an error (first: game %d, seed %d: %s)" % (
+            len(rep["errors"]), "" if len(rep["errors"]) == 1 else "s", rep["errors"][0]["game"], rep["errors"][0]["seed"], rep["errors"][0]["error"]))
     wr = rep["win_rate"]
     out += ["", "Win rate by seat (95%% CI; a shared win counts for each winner: %d shared)" % wr["shared_wins"]]
     for e in wr["by_seat"]:
@@ -254,14 +258,14 @@ def render_text(rep: dict) -> list[str]:
     out += ["", "Score (%s) by seat: mean, sd, 95%% CI of the mean, min..max" % sc["resource"]]
     for e in sc["by_seat"]:
         ci = e["ci95"]
-        out.append("  seat %d  %-8s %s %s  [%s, %s]  %s..%s" % (
+        out.append("  seat %d  %-8s %s %s  [%s, %s]  %s" % (
             e["seat"], e["agent"], _num(e["mean"]), _num(e["sd"]), _num(ci and ci[0], 6), _num(ci and ci[1], 6),
-            e["min"], e["max"]))
+            _span(e)))
     ln = rep["length"]
     out += ["", "Game length: mean, sd, min..max"]
     for key in ("rounds", "decisions"):
         e = ln[key]
-        out.append("  %-10s %s %s  %s..%s" % (key, _num(e["mean"], 8), _num(e["sd"]), e["min"], e["max"]))
+        out.append("  %-10s %s %s  %s" % (key, _num(e["mean"], 8), _num(e["sd"]), _span(e)))
     if rep["resources"]:
         names = list(rep["resources"])
         out += ["", "Final resources, mean by seat"]
