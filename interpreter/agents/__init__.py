@@ -14,10 +14,30 @@ from __future__ import annotations
 from .base import NULL_OPTIONS, Agent, SeededAgent, agent_seed, is_null
 from .greedy import GreedyAgent
 from .human import HumanAgent, HumanQuit
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "human": HumanAgent}
-"""Registered agent names -> classes taking ``(seed, seat)``."""
+
+class _Registry(dict):
+    """Agent names -> classes; ``NAME:SPEC in AGENTS`` is true for a class with ``from_spec`` (``mcts:200``)."""
+
+    def __contains__(self, name) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        if isinstance(name, str) and ":" in name:
+            base, _, spec = name.partition(":")
+            cls = self.get(base)
+            if cls is not None and hasattr(cls, "from_spec"):
+                try:
+                    cls.from_spec(0, 0, spec)
+                except ValueError:
+                    return False
+                return True
+        return False
+
+
+AGENTS = _Registry({"random": RandomAgent, "greedy": GreedyAgent, "human": HumanAgent, "mcts": MCTSAgent})
+"""Registered agent names -> classes taking ``(seed, seat)``; ``mcts:200`` / ``mcts:0.5s`` set a budget."""
 
 
 class UnknownAgent(ValueError):
@@ -33,6 +53,12 @@ class UnknownAgent(ValueError):
 def make_agent(name: str, seed: int = 0, seat: int = 0) -> Agent:
     """A fresh agent ``name`` for ``seat`` of a game seeded ``seed``; ``UnknownAgent`` if unknown."""
     cls = AGENTS.get(name)
+    if cls is None and ":" in name:
+        base, _, spec = name.partition(":")
+        cls = AGENTS.get(base)
+        if cls is not None and hasattr(cls, "from_spec"):
+            return cls.from_spec(seed, seat, spec)    # a bad budget raises ValueError naming the forms
+        raise UnknownAgent(name)
     if cls is None:
         raise UnknownAgent(name)
     return cls(seed, seat)
@@ -65,5 +91,5 @@ def play_game(game, agents, log=None, max_decisions: int | None = None, after=No
     return game
 
 
-__all__ = ["AGENTS", "NULL_OPTIONS", "Agent", "GreedyAgent", "HumanAgent", "HumanQuit", "RandomAgent",
+__all__ = ["AGENTS", "NULL_OPTIONS", "Agent", "GreedyAgent", "HumanAgent", "HumanQuit", "MCTSAgent", "RandomAgent",
            "SeededAgent", "UnknownAgent", "agent_seed", "is_null", "make_agent", "play_game"]

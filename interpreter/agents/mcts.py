@@ -1,0 +1,373 @@
+"""The MCTS agent: Monte Carlo tree search over option ids, for any ruleset.
+
+    provost play caylus --agents mcts:200,greedy        # 200 iterations a decision
+    provost play ys --agents mcts:0.5s,random           # half a second a decision
+
+Budget: ``mcts`` (``DEFAULT_ITERATIONS`` iterations), ``mcts:N`` (N iterations,
+reproducible) or ``mcts:Xs`` (X seconds of search a decision; not reproducible,
+it depends on the machine).
+
+The search:
+
+- **Multi-player UCT (max^n).**  Each node holds the player who chose the edge
+  into it; backing up a vector of values (one per seat), every node counts the
+  value *for its chooser*, so each player maximises their own outcome.
+- **Open loop, keyed by option ids.**  A node is the sequence of options from
+  the root, not a stored state; each iteration replays it on a fresh copy.
+  Selection only considers options legal in the iteration's copy and counts
+  how often each was available (UCB with availability, as in ISMCTS), so the
+  same tree serves every determinization.
+- **Determinization for hidden information** (Ys, Caylus 1303).  Every
+  iteration starts from ``determinize(game, player, rng)``: a copy in which
+  everything the searching player cannot see is resampled consistently with
+  what they can see (``game.observation(player)`` is unchanged): the values of
+  other players' hidden pieces are shuffled among those pieces, the contents of
+  hidden zones are shuffled among the hidden slots holding items of the same
+  kind, and the random generator is reseeded (future shuffles are unknown).
+  The agent never reads a hidden value to decide.  For rules without hidden
+  information (Caylus) the copy is a plain clone.
+- **Leaf evaluation: a short rollout, then a heuristic.**  From a new leaf the
+  game is played on to the end of the current round (at most ``horizon``
+  decisions) by a cheap default policy: in a round of turns (``turns ... until
+  all passed``: placing workers) everyone passes; every other decision (the
+  work of an activated building, a provost move, a delivery) is taken
+  *myopically* -- the option whose immediate result is best for the deciding
+  player -- with the greedy agent's trick of answering a prompt that once
+  preferred doing nothing with its null option again.  The state is then
+  valued per seat as in the greedy agent (score plus weighted resources) and
+  turned into ``tanh(((own - best other) - the same at the root) / scale)``:
+  how much the seat's margin grew during the iteration (margins themselves
+  would saturate once someone leads by a lot); a finished game is valued by
+  rank (+1 sole winner ... -1 last).
+- The option chosen is the most visited at the root.
+
+Nothing here knows a particular game: only the engine's general mechanisms
+(the score counter, resources, rounds, turns, pieces and zones).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .. import nodes as N
+from .base import SeededAgent, is_null
+from .greedy import resource_weights
+
+DEFAULT_ITERATIONS = 100
+
+
+def parse_budget(spec: str | None) -> tuple[int | None, float | None]:
+    """``"200"`` -> (200, None); ``"1.5s"`` -> (None, 1.5); None/"" -> default iterations."""
+    if spec is None or spec == "":
+        return DEFAULT_ITERATIONS, None
+    text = spec.strip().lower()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if seconds <= 0:
+                raise ValueError
+            return None, seconds
+        iterations = int(text)
+        if iterations <= 0:
+            raise ValueError
+        return iterations, None
+    except ValueError:
+        raise ValueError("bad mcts budget '%s': use iterations (mcts:200) or seconds (mcts:0.5s)" % spec) from None
+
+
+# ------------------------------------------------------------------ hidden information
+def hides_information(prog) -> bool:
+    """True when the rules keep something from some player (a counter, zone or piece place not public)."""
+    if any(c.get("visible", "public") != "public" for c in prog.counters.values()):
+        return True
+    if any(z.get("visible", "public") != "public" for z in prog.zones.values()):
+        return True
+    return any(d.get("private") for d in prog.pieces.values())
+
+
+def _item_classes(prog) -> dict:
+    """item -> class key: the constant lists and enums that hold it (items swap only within a class)."""
+    cached = getattr(prog, "_mcts_item_classes", None)
+    if cached is not None:
+        return cached
+    holders: dict = {}
+    for name, values in prog.enums.items():
+        for v in values:
+            holders.setdefault(v, set()).add("enum:" + name)
+    for name, d in prog.lets.items():
+        if d.get("params"):
+            continue
+        try:
+            v = prog.let_value(name)(None, {})
+        except Exception:                  # noqa: BLE001 - not a constant list
+            continue
+        if isinstance(v, list):
+            for x in v:
+                if isinstance(x, str):
+                    holders.setdefault(x, set()).add("let:" + name)
+    out = {k: tuple(sorted(v)) for k, v in holders.items()}
+    try:
+        prog._mcts_item_classes = out
+    except AttributeError:                 # pragma: no cover - a program with slots
+        pass
+    return out
+
+
+def _hidden_slots(g, player):
+    """[(zone name, container, key)] of every zone slot whose items ``player`` cannot see."""
+    out = []
+    for name, z in g.prog.zones.items():
+        vis = z.get("visible", "public")
+        if vis == "public":
+            continue
+        value = g.s.zones[name]
+        if z["scope"] == "player":
+            owners = [(q, value[q]) for q in range(len(value)) if vis == "none" or q != player]
+        else:
+            owners = [(None, value)]
+        for _, v in owners:
+            if isinstance(v, dict):
+                out.extend((name, v, k) for k in v)
+            else:
+                out.append((name, v, None))
+    return out
+
+
+def determinize(game, player: int, rng: random.Random):
+    """A copy of ``game`` with what ``player`` cannot see resampled; ``player``'s observation is unchanged."""
+    from ..prims_pieces import visible_value
+
+    g = game.clone()
+    s = g.s
+    # Pieces: the values of another player's hidden pieces of a kind are shuffled among those pieces.
+    groups: dict = {}
+    for pc in s.pieces:
+        if pc[1] != player and visible_value(g, pc, player) is None:
+            groups.setdefault((pc[0], pc[1]), []).append(pc)
+    for pcs in groups.values():
+        if len(pcs) > 1:
+            values = [pc[2] for pc in pcs]
+            rng.shuffle(values)
+            for pc, v in zip(pcs, values):
+                pc[2] = v
+    # Zones: items in slots the player cannot see are shuffled among those slots, kind by kind.
+    classes = _item_classes(g.prog)
+    slots = _hidden_slots(g, player)
+    if slots:
+        pools: dict = {}
+        places = []
+        for _, container, key in slots:
+            items = container[key] if key is not None else container
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                cls = classes.get(item, ("item", repr(item))) if isinstance(item, str) else ("item", repr(item))
+                pools.setdefault(cls, []).append(item)
+                places.append((items, i, cls))
+        for pool in pools.values():
+            rng.shuffle(pool)
+        taken: dict = {}
+        for items, i, cls in places:
+            k = taken.get(cls, 0)
+            items[i] = pools[cls][k]
+            taken[cls] = k + 1
+    # Future shuffles are unknown too.
+    s.rng = rng.getrandbits(64)
+    return g
+
+
+# ------------------------------------------------------------------ the search
+class _Node:
+    __slots__ = ("who", "n", "w", "avail", "children")
+
+    def __init__(self, who):
+        self.who = who          # the seat that chose the option leading here
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict = {}
+
+
+class MCTSAgent(SeededAgent):
+    name = "mcts"
+
+    #: UCB exploration constant (values are in [-1, 1]).
+    exploration = 0.35
+    #: A change of this much in (own value - best other's value) since the root counts as "clearly better".
+    scale = 3.0
+    #: At most this many decisions in one rollout.
+    horizon = 80
+    #: Subtracted from a null option's myopic value, so doing something wins ties.
+    null_penalty = 0.05
+    #: Rollout policy outside rounds of turns: "myopic" (best immediate result, one copy per
+    #: option: strong but slow) or "eager" (a random option other than pass/skip: cheap).
+    policy = "myopic"
+
+    def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
+                 seconds: float | None = None):
+        super().__init__(seed, seat)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations, self.seconds = iterations, seconds
+        self._prog = None
+        self._weights: list = []
+        self._hidden = False
+        self._null_prompts: set = set()
+        self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
+
+    @classmethod
+    def from_spec(cls, seed: int, seat: int, spec: str | None) -> "MCTSAgent":
+        iterations, seconds = parse_budget(spec)
+        return cls(seed, seat, iterations=iterations, seconds=seconds)
+
+    def __repr__(self) -> str:
+        budget = "%gs" % self.seconds if self.seconds is not None else "%d" % self.iterations
+        return "MCTSAgent(seed=%d, seat=%d, budget=%s)" % (self.seed, self.seat, budget)
+
+    # ------------------------------------------------------------ evaluation
+    def _prepare(self, game):
+        prog = game.prog
+        if prog is not self._prog:
+            self._prog = prog
+            self._weights = [(r, w) for r, w in resource_weights(prog).items() if w]
+            self._hidden = hides_information(prog)
+
+    def _heuristic(self, game, p) -> float:
+        counters = game.s.counters
+        v = float(counters[game.prog.score][p])
+        for r, w in self._weights:
+            v += w * counters[r][p]
+        return v
+
+    def _margins(self, game) -> list[float]:
+        """Per seat: own heuristic value minus the best other deciding seat's."""
+        n = game.s.players
+        humans = game.s.humans
+        h = [self._heuristic(game, p) for p in range(n)]
+        return [h[p] - max((h[q] for q in range(humans) if q != p), default=0.0) for p in range(n)]
+
+    def _values(self, game, base: list[float]) -> list[float]:
+        """A value in [-1, 1] for every seat: how much its margin grew since the root (rank at the end)."""
+        n = game.s.players
+        if game.finished:
+            from adapters.rewards import rank_rewards
+            return rank_rewards(game) + [0.0] * (n - game.s.humans)
+        return [math.tanh((m - b) / self.scale) for m, b in zip(self._margins(game), base)]
+
+    # ------------------------------------------------------------ default policy
+    @staticmethod
+    def _in_turns(game) -> bool:
+        """True when the pending decision is a turn in a ``turns ... until all passed`` loop (not inside an activation)."""
+        nodes = game.prog.nodes
+        for f in reversed(game.s.stack):
+            node = nodes[f[0]]
+            if isinstance(node, N.Activate):
+                return False
+            if isinstance(node, N.Turns):
+                return True
+        return False
+
+    def _myopic(self, game, player, options):
+        prompt = (player, game.s.pending["prompt"])
+        if prompt in self._null_prompts:
+            for opt in options:
+                if is_null(opt):
+                    return opt
+        best, best_v = options[0], None
+        for opt in options:
+            c = game.clone()
+            c.apply(opt)
+            v = self._heuristic(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+            if best_v is None or v > best_v:
+                best, best_v = opt, v
+        if is_null(best):
+            self._null_prompts.add(prompt)
+        return best
+
+    def _rollout(self, game, round_):
+        s = game.s
+        rng = self.rng
+        for _ in range(self.horizon):
+            if s.finished or s.round != round_:
+                return
+            pend = s.pending
+            options = pend["options"]
+            if len(options) == 1:
+                opt = options[0]
+            elif self._in_turns(game):
+                opt = next((o for o in options if is_null(o)), None)
+                if opt is None:
+                    opt = options[rng.randrange(len(options))]
+            elif self.policy == "myopic":
+                opt = self._myopic(game, pend["player"], options)
+            else:
+                busy = [o for o in options if not is_null(o)]
+                opt = busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]
+            game.apply(opt)
+
+    # ------------------------------------------------------------ search
+    def choose(self, game, player: int) -> str:
+        options = game.legal_options()
+        if len(options) == 1:
+            return options[0]
+        self._prepare(game)
+        self._null_prompts = set()
+        start = time.perf_counter()
+        root = _Node(None)
+        base = self._margins(game)
+        rng = self.rng
+        c = self.exploration
+        done = 0
+        while True:
+            if self.seconds is not None:
+                if done > 0 and time.perf_counter() - start >= self.seconds:
+                    break
+            elif done >= self.iterations:
+                break
+            done += 1
+            g = determinize(game, player, rng) if self._hidden else game.clone()
+            node = root
+            path = [root]
+            round_ = g.s.round
+            while not g.finished:
+                opts = g.s.pending["options"]
+                mover = g.s.pending["player"]
+                if len(opts) == 1:
+                    g.apply(opts[0])
+                    continue
+                children = node.children
+                untried = [o for o in opts if o not in children]
+                for o in opts:
+                    ch = children.get(o)
+                    if ch is not None:
+                        ch.avail += 1
+                if untried:
+                    opt = untried[rng.randrange(len(untried))]
+                    child = children[opt] = _Node(mover)
+                    child.avail = 1
+                    g.apply(opt)
+                    path.append(child)
+                    break
+                best, best_u = None, None
+                for o in opts:
+                    ch = children[o]
+                    u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                    if best_u is None or u > best_u:
+                        best, best_u = o, u
+                node = children[best]
+                g.apply(best)
+                path.append(node)
+            if not g.finished:
+                self._rollout(g, max(round_, g.s.round))
+            values = self._values(g, base)
+            for nd in path:
+                nd.n += 1
+                if nd.who is not None:
+                    nd.w += values[nd.who]
+        choice = max(((o, ch) for o, ch in root.children.items() if o in options),
+                     key=lambda oc: (oc[1].n, oc[1].w / max(1, oc[1].n)))[0]
+        self.stats["decisions"] += 1
+        self.stats["iterations"] += done
+        self.stats["seconds"] += time.perf_counter() - start
+        return choice
