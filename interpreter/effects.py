@@ -13,6 +13,16 @@ from .library import EFFECT_BUILDERS, load_all
 load_all()
 
 
+def _kept(v):
+    """A value stored in a frame: a copy if it is a list or dict the state may still change."""
+    t = type(v)
+    if t is list or t is tuple:
+        return list(v)
+    if t is dict:
+        return {k: (x[:] if type(x) is list else x) for k, x in v.items()}
+    return v
+
+
 def names_in(e) -> set:
     """Every name an IR expression mentions (a conservative free-variable set)."""
     out: set = set()
@@ -168,7 +178,7 @@ class EffectCompiler:
         value = self.ex.compile(st["value"], scope)
 
         def let(g, env):
-            env[name] = value(g, env)
+            env[name] = _kept(value(g, env))
         return self.p.add(N.Atom(let), st["pos"])
 
     def s_set(self, st, scope):
@@ -230,7 +240,7 @@ class EffectCompiler:
         def call(g, env):
             local = {"player": env.get("player")}
             for n, a in zip(params, args):
-                local[n] = a(g, env)
+                local[n] = _kept(a(g, env))
             g.s.stack.append([body, 0, local, None])
         return self.p.add(N.Atom(call), st["pos"])
 

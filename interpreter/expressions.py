@@ -47,10 +47,6 @@ _BINOPS = {
 }
 
 
-def _copy_zone_value(v):
-    return {k: x[:] for k, x in v.items()} if type(v) is dict else v[:]
-
-
 def _floordiv(a, b):
     return a // b if b else 0
 
@@ -111,12 +107,14 @@ class ExprCompiler:
                 return lambda g, env: g.s.counters[name][env["player"]]
             return lambda g, env: g.s.counters[name]
         if name in p.orders:
-            return lambda g, env: g.s.orders[name][:]
+            # Lists from the state are read, never changed, by expressions; a `let`
+            # or an effect argument that keeps one takes a copy (effects.py).
+            return lambda g, env: g.s.orders[name]
         if name in p.zones:
             z = p.zones[name]
             if z["scope"] == "player":
-                return lambda g, env: _copy_zone_value(g.s.zones[name][env["player"]])
-            return lambda g, env: _copy_zone_value(g.s.zones[name])
+                return lambda g, env: g.s.zones[name][env["player"]]
+            return lambda g, env: g.s.zones[name]
         if name in p.lets:
             let = p.lets[name]
             if let["params"]:
@@ -340,7 +338,7 @@ class ExprCompiler:
 
     def f_occupants(self, args, pos):
         (a,) = args
-        return lambda g, env: g.s.occ.get(a(g, env), [])[:]
+        return lambda g, env: g.s.occ.get(a(g, env)) or []
 
     def f_open_spaces(self, args, pos):
         return lambda g, env: g.open_spaces(env["player"])

@@ -165,7 +165,7 @@ def build_tagged(c, args, pos):
             by_tag.setdefault(t, []).append(name)
 
     def tagged(g, env):
-        return by_tag.get(tag(g, env), [])[:]
+        return by_tag.get(tag(g, env), [])
     return tagged
 
 
