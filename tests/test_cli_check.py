@@ -30,10 +30,13 @@ def broken(tmp_path):
 
 
 def test_shipped_rulesets_check_clean(capsys):
+    # No errors.  The graph checks' few warnings and notes on shipped files are intended and
+    # explained in comments there (tests/test_graph_checks.py holds them to that).
     assert main(["check", str(ROOT / "rulesets")]) == 0
     out, err = capsys.readouterr()
-    assert out == ""
-    assert re.match(r"checked \d+ files: 0 errors, 0 warnings", err.strip())
+    parsed = [LINE.match(line) for line in out.splitlines()]
+    assert all(m and m["sev"] in ("warning", "note") and m["code"].startswith("G") for m in parsed), out
+    assert re.match(r"checked \d+ files: 0 errors", err.strip())
 
 
 def test_errors_exit_1_with_compiler_style_lines(broken, capsys):
@@ -66,7 +69,8 @@ def test_json_format_is_one_object(broken, tmp_path, capsys):
 def test_json_format_clean(capsys):
     assert main(["check", "--format", "json", str(ROOT / "rulesets" / "caylus.rules")]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["diagnostics"] == [] and report["errors"] == 0
+    assert report["errors"] == 0
+    assert all(d["severity"] != "error" and d["code"].startswith("G") for d in report["diagnostics"])
 
 
 def test_hostile_inputs_exit_1_never_2(tmp_path, capsys):

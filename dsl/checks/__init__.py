@@ -3,7 +3,8 @@
 
 Code families: N1xx names (names.py), T2xx types (types.py), R3xx ranges (ranges.py),
 A4xx calls and arity (calls.py).  The checks share one symbol table and one scoped walk of the
-ruleset (model.py), built once per `run_checks`.
+ruleset (model.py), built once per `run_checks`.  The graph checks (G5xx-G7xx, dsl/graph/) come
+last and run only when the checks before them found no errors (`after_clean`).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .names import check_duplicates, check_game, check_local_names, check_undefi
 from .ranges import check_counters, check_numbers, check_players, check_road_positions, check_tables
 from .types import (check_amounts, check_arg_kinds, check_attributes, check_indexes, check_of, check_placement,
                     check_references, check_set_targets)
+from ..graph import GRAPH_CHECKS
 
 CHECKS: list = [
     check_game,
@@ -34,12 +36,14 @@ CHECKS: list = [
     check_numbers,
     check_road_positions,
     check_tables,
-]
+] + GRAPH_CHECKS
 
 
 def run_checks(ruleset) -> list:
     out = []
     with shared_model(ruleset):
         for check in CHECKS:
+            if getattr(check, "after_clean", False) and any(d.severity == "error" for d in out):
+                continue
             out.extend(check(ruleset))
     return out
