@@ -103,11 +103,23 @@ def _shipped_files() -> list[str]:
     return out
 
 
+_HEADS: dict = {}
+
+
 def _head_of(path: str) -> dict | None:
-    ir, diags = parse_file(path)
-    if ir is None or not ir["decls"]:
+    """A file's first declaration (its game or variant), remembered while the file is unchanged."""
+    try:
+        st = os.stat(path)
+    except OSError:
         return None
-    return ir["decls"][0] if ir["decls"][0]["kind"] in ("game", "variant") else None
+    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    if key not in _HEADS:
+        ir, diags = parse_file(path)
+        head = None
+        if ir is not None and ir["decls"] and ir["decls"][0]["kind"] in ("game", "variant"):
+            head = ir["decls"][0]
+        _HEADS[key] = head
+    return _HEADS[key]
 
 
 def list_shipped() -> list[dict]:

@@ -61,7 +61,8 @@ class State:
         new.pieces = [p[:] for p in self.pieces]
         memo: dict = {}
         new.stack = [_copy_frame(f, memo) for f in self.stack]
-        new.pending = copy.deepcopy(self.pending) if self.pending is not None else None
+        p = self.pending
+        new.pending = {"player": p["player"], "prompt": p["prompt"], "options": p["options"][:]} if p else None
         new.deferred = [[t, n, _copy_env(e, memo)] for t, n, e in self.deferred]
         new.rng = self.rng
         new.round = self.round
@@ -123,10 +124,18 @@ def _copy_env(env: dict, memo: dict) -> dict:
     return new
 
 
+def _copy_data(x):
+    """A copy of a frame's bookkeeping: plain lists, dicts and scalars (no sharing inside)."""
+    t = type(x)
+    if t is list:
+        return [_copy_data(v) for v in x]
+    if t is dict:
+        return {k: _copy_data(v) for k, v in x.items()}
+    return x
+
+
 def _copy_frame(f: list, memo: dict) -> list:
     data = f[3]
-    if type(data) is dict:
-        data = copy.deepcopy(data)
-    elif type(data) is list:
-        data = copy.deepcopy(data)
+    if data is not None and type(data) is not int:
+        data = _copy_data(data)
     return [f[0], f[1], _copy_env(f[2], memo), data]
