@@ -82,3 +82,8 @@ def test_two_players_inn_keeps_its_power():
     choose(g, "pass")
     choose(g, "place:trading_post")
     assert counter(g, "denier", b) == 9
+
+
+def test_first_edition_has_one_architect_and_no_jeweller():
+    g = Game.new(variant("first_edition"), players=3, seed=0)
+    assert "jeweller" not in g.s.supply and g.s.supply["architect"] == 1
