@@ -111,7 +111,9 @@ def test_report_fields(caylus_report):
         assert 0 < e["min"] <= e["mean"] <= e["max"]
     assert {"denier", "pp", "food", "wood", "stone", "cloth", "gold"} <= set(r["resources"])
     assert all(len(v["mean_by_seat"]) == 4 for v in r["resources"].values())
-    assert r["buildings"]["used"] and "castle" in r["buildings"]["used"]
+    used = r["buildings"]["used"]
+    assert "castle" in used and "neutral_farm" in used  # a space and a building
+    assert all(not k[-1].isdigit() for k in used)  # tiles counted under their kind
     assert r["buildings"]["built"], "random players build something in 12 games of Caylus"
     for e in r["buildings"]["built"].values():
         assert 1 <= e["games"] <= 12 and e["total"] >= e["games"]
@@ -130,6 +132,7 @@ def test_ys_gems_characters_and_neutral_seat(capsys):
     assert "hand" in r["zones"] and len(r["zones"]["hand"]["mean_size_by_seat"]) == 4
     assert any(k.startswith("play:") for k in r["options"]["choices"])  # characters played
     assert any(k.startswith("gem:") for k in r["options"]["choices"])
+    assert r["buildings"] == {"built": {}, "used": {}}  # Ys's place:N is an order card, not a building
     code, r, _ = sim_json(capsys, "ys", "--variant", "two_players", "--players", "2", "--games", "2")
     assert code == 0
     assert (r["players"], r["seats"], r["neutral_seats"]) == (2, 3, [2])

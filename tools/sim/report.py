@@ -15,9 +15,10 @@ Counting rules, the same for every ruleset (no game-specific code):
 - **Options**: every decision's option id is counted under its first two ``:`` fields
   (``place:gold_mine``, ``play:banker``, ``gem:blue``, ``broker:front``); ``verbs`` counts the first
   field alone.  Figures are per game.
-- **Buildings**: an option ``build:KIND`` (``build:KIND/payment`` counts for ``KIND``) is a
-  building built; ``place:X`` and ``use:X`` are uses of ``X`` (a worker placed on it, or a
-  building activated).  ``games`` is how many games had at least one.
+- **Buildings** (``tools.sim.runner._buildings``): an option ``build:KIND`` (``build:KIND/payment``
+  counts for ``KIND``) is a building built; ``place:X`` and ``use:X`` are uses of ``X`` (a worker
+  placed on it, or a building activated) when ``X`` is a building or a space of the rules, or a
+  tile on the board (counted under its kind).  ``games`` is how many games had at least one.
 - **Resources**: the final value of every resource counter, per seat (Ys: gems by colour and
   victory points; Caylus: deniers, cubes, prestige).
 - **Zones**: every per-player zone at the end: its mean size per seat, and how often each item
@@ -29,14 +30,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .stats import Moments, mean_difference, rate_difference, rnd, wilson
-
-BUILD_VERBS = ("build",)
-USE_VERBS = ("place", "use")
-
-
-def _building(arg: str) -> str:
-    return arg.split("/", 1)[0]
-
 
 class Aggregate:
     """The running summary of one spec's games (add records in any order)."""
@@ -86,24 +79,16 @@ class Aggregate:
             ms = self.resources.setdefault(name, [Moments() for _ in range(self.seats)])
             for seat, v in enumerate(values):
                 ms[seat].add(v)
-        built, used = set(), set()
         for key, n in r["options"].items():
             self.options[key] += n
             self.option_games[key] += 1
-            verb, _, arg = key.partition(":")
-            self.verbs[verb] += n
-            if arg and verb in BUILD_VERBS:
-                b = _building(arg)
-                self.built[b] += n
-                built.add(b)
-            elif arg and verb in USE_VERBS:
-                b = _building(arg)
-                self.used[b] += n
-                used.add(b)
-        for b in built:
-            self.built_games[b] += 1
-        for b in used:
-            self.used_games[b] += 1
+            self.verbs[key.partition(":")[0]] += n
+        for kind, n in r["buildings"]["built"].items():
+            self.built[kind] += n
+            self.built_games[kind] += 1
+        for kind, n in r["buildings"]["used"].items():
+            self.used[kind] += n
+            self.used_games[kind] += 1
         for zone, seats in r["zones"].items():
             ms = self.zone_sizes.setdefault(zone, [Moments() for _ in range(self.seats)])
             items = self.zone_items.setdefault(zone, Counter())
@@ -275,7 +260,7 @@ def render_text(rep: dict) -> list[str]:
                        + "".join(_num(rep["resources"][n]["mean_by_seat"][seat], 9) for n in names))
     b = rep["buildings"]
     if b["built"] or b["used"]:
-        out += ["", "Buildings per game (build:KIND counts a build; place:X and use:X a use)"]
+        out += ["", "Buildings per game (build:KIND counts a build; place:X and use:X a use of a building or space)"]
         if b["built"]:
             out += _wrap("  built: ", ["%s %.2f" % (k, v["per_game"]) for k, v in b["built"].items()])
         if b["used"]:

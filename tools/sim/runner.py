@@ -93,11 +93,43 @@ def _resources(game) -> dict:
     return out
 
 
+BUILD_VERBS = ("build",)
+USE_VERBS = ("place", "use")
+
+
+def _buildings(game, counts: dict) -> dict:
+    """Buildings built and used, from the option counts of a finished game.
+
+    ``build:KIND`` (or ``build:KIND/payment``) is a build of ``KIND``; ``place:X`` and ``use:X``
+    are a use of ``X`` when ``X`` is a building or a space the rules declare, or a tile on the
+    board (counted under its kind: ``wood_farm_2`` is a ``wood_farm``).  Anything else (Ys's
+    ``place:2`` is an order card) is not a building.
+    """
+    prog, tiles = game.prog, game.s.tiles
+    known = set(prog.buildings) | set(prog.spaces)
+    built: dict[str, int] = {}
+    used: dict[str, int] = {}
+    for key, n in counts.items():
+        verb, _, arg = key.partition(":")
+        if not arg:
+            continue
+        if verb in BUILD_VERBS:
+            kind = arg.split("/", 1)[0]
+            built[kind] = built.get(kind, 0) + n
+        elif verb in USE_VERBS:
+            tile = tiles.get(arg)
+            kind = tile[0] if tile else (arg if arg in known else None)
+            if kind is not None:
+                used[kind] = used.get(kind, 0) + n
+    return {"built": built, "used": used}
+
+
 def play_one(spec: SimSpec, index: int) -> dict:
     """Play game ``index`` of ``spec``; its record.
 
     ``{"game", "seed", "digest", "scores", "winners", "rounds", "decisions",
-    "resources": {name: per seat}, "options": {key: count}, "zones": {zone: per seat sorted items}}``,
+    "resources": {name: per seat}, "options": {key: count}, "buildings": {"built"|"used": {kind: count}},
+    "zones": {zone: per seat sorted items}}``,
     or, if the engine raised, ``{"game", "seed", "digest", "decisions", "error": "Type: message"}``.
     """
     from interpreter.agents import make_agent, play_game
@@ -117,7 +149,8 @@ def play_one(spec: SimSpec, index: int) -> dict:
         play_game(game, agents, after=after)
         return {"game": index, "seed": seed, "digest": spec.rules.digest, "scores": game.scores(),
                 "winners": game.winners(), "rounds": game.s.round, "decisions": game.s.decisions,
-                "resources": _resources(game), "options": counts, "zones": _player_zones(game)}
+                "resources": _resources(game), "options": counts, "buildings": _buildings(game, counts),
+                "zones": _player_zones(game)}
     except Exception as exc:  # noqa: BLE001 - an engine or agent bug, reported in the sim's errors
         return {"game": index, "seed": seed, "digest": spec.rules.digest,
                 "decisions": game.s.decisions if game is not None else 0,
@@ -224,7 +257,7 @@ class LocalBackend:
             pending = {executor.submit(_pool_task, *task) for task in tasks}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in sorted(done, key=lambda f: id(f)):
+                for fut in done:  # any order: the report does not depend on it
                     k, records = fut.result()
                     on_result(k, records)
             clean = True
