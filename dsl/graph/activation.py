@@ -81,6 +81,7 @@ class Analysis:
         self.edges: list = []        # (src, dst, label, style)
         self.round_edges: list = []  # (src node, dst node): the activation sequence of a round
         self.specials: list = []     # spaces in activation order (first time), for the road drawing
+        self.sequence: list = []     # spaces and "road" in the order a round first activates them
         self.revisits: list = []
         self.moves_to: list = []     # (unit, phase, space): a space's work can send a worker there
         self._recursive = False
@@ -291,6 +292,8 @@ class Analysis:
 
     # ---------------------------------------------------------------- one space
     def _visit(self, node: str, pos, i, st: "_State") -> None:
+        if node not in self.sequence:
+            self.sequence.append(node)
         if node in st.visited:
             self.revisits.append((node, st.visited[node], (pos, i)))
         for last in st.last:
@@ -314,7 +317,7 @@ class Analysis:
         for targets, pos, mi, via in sub.moves:
             if TOP in targets:
                 continue
-            for t in targets:
+            for t in sorted(targets):
                 if t in st.activated and t != space:
                     hits.add(t)
                     self.edges.append((unit, ("unit", st.phase, t) if t != ROADSYM else ("unit", st.phase, "road"),

@@ -1,0 +1,107 @@
+"""`provost graph RULESET [--kind road|deps] [-o FILE]`: draw the road or the dependency graph.
+
+DOT always: on stdout, or in FILE when it ends in .dot or .gv.  For FILE.svg or FILE.png the DOT
+is rendered with Graphviz (`dot`) when it is installed, otherwise with matplotlib through
+networkx when that is importable; with neither, the command says so and exits 1 (write DOT with
+`-o FILE.dot` and render it elsewhere).  Errors are printed on stderr; when they are all graph
+errors (G5xx-G7xx) the graph is still drawn -- it shows them -- and the command exits 1; any
+other error stops the command (exit 1).  See docs/graph_checks.md for what the graphs show.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+
+DOT_SUFFIXES = (".dot", ".gv")
+IMAGE_SUFFIXES = (".svg", ".png")
+
+
+def build(ruleset, kind: str):
+    """The networkx graph of a checked ruleset."""
+    from dsl.graph.dot import deps_graph, road_graph
+    return road_graph(ruleset) if kind == "road" else deps_graph(ruleset)
+
+
+def run_graph(args) -> int:
+    from dsl.checks import run_checks
+    from dsl.diagnostics import sort_key
+    from dsl.graph.dot import to_dot
+    from dsl.loader import _resolve, resolve_path
+
+    output = getattr(args, "output", None)
+    suffix = os.path.splitext(output)[1].lower() if output else ""
+    if output and suffix not in DOT_SUFFIXES + IMAGE_SUFFIXES:
+        print("provost: error: cannot tell the format of '%s': use .dot, .gv, .svg or .png" % output, file=sys.stderr)
+        return 2
+    path = resolve_path(args.ruleset)
+    rs, diags = _resolve(path)
+    if rs is not None:
+        diags = diags + run_checks(rs)
+    errors = sorted((d for d in diags if d.severity == "error"), key=sort_key)
+    for d in errors:
+        print(d.format_text(), file=sys.stderr)
+    if rs is None or any(not d.code.startswith("G") for d in errors):
+        return 1
+    # Only graph-check errors: draw the graph anyway (it shows them), and exit 1.
+    if args.kind == "road" and rs is not None and not any(d.get("kind") == "track" for d in rs.decls):
+        print("provost: note: %s declares no track: the road graph is empty" % args.ruleset, file=sys.stderr)
+    g = build(rs, args.kind)
+    dot = to_dot(g)
+    if not output:
+        sys.stdout.write(dot)
+        code = 0
+    elif suffix in DOT_SUFFIXES:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(dot)
+        code = 0
+    else:
+        code = render(g, dot, output, suffix[1:])
+    return 1 if errors else code
+
+
+def render(g, dot: str, output: str, fmt: str) -> int:
+    """Write an SVG or PNG with Graphviz, else matplotlib; 1 with a message when neither exists."""
+    exe = shutil.which("dot")
+    if exe:
+        done = subprocess.run([exe, "-T" + fmt, "-o", output], input=dot.encode("utf-8"), capture_output=True)
+        if done.returncode != 0:
+            print("provost: error: Graphviz failed to render %s: %s" % (output, done.stderr.decode(errors="replace").strip()),
+                  file=sys.stderr)
+            return 1
+        return 0
+    if importlib.util.find_spec("matplotlib") is not None:
+        return _matplotlib(g, output, fmt)
+    print("provost: error: cannot write %s: no renderer for .%s (install Graphviz's 'dot' or matplotlib); "
+          "write DOT with '-o %s.dot' and render it elsewhere" % (output, fmt, os.path.splitext(output)[0]),
+          file=sys.stderr)
+    return 1
+
+
+def _matplotlib(g, output: str, fmt: str) -> int:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import networkx as nx
+
+    from dsl.graph.dot import positions
+
+    pos = positions(g)
+    width = max(6.0, min(60.0, 1.5 * (1 + max((x for x, _ in pos.values()), default=1))))
+    height = max(3.0, min(60.0, 1.2 * (1 - min((y for _, y in pos.values()), default=0))))
+    fig, ax = plt.subplots(figsize=(width, height))
+    labels = {n: a.get("label", n) for n, a in g.nodes(data=True)}
+    colors = [a.get("fillcolor", "white") for _, a in g.nodes(data=True)]
+    edge_colors = [a.get("color", "black") for _, _, a in g.edges(data=True)]
+    nx.draw_networkx(g, pos, ax=ax, labels=labels, node_color=colors, edgecolors="black", node_shape="s",
+                     node_size=2200, font_size=6, arrows=True, edge_color=edge_colors)
+    edge_labels = {(u, v): a["label"] for u, v, a in g.edges(data=True) if a.get("label")}
+    if edge_labels:
+        nx.draw_networkx_edge_labels(g, pos, edge_labels=edge_labels, font_size=6, ax=ax)
+    ax.set_axis_off()
+    fig.tight_layout()
+    fig.savefig(output, format=fmt)
+    plt.close(fig)
+    return 0
