@@ -99,6 +99,10 @@ def run_sim(args: argparse.Namespace) -> int:
         except PlotUnavailable as e:
             _error(str(e))
             return 2
+        folder = os.path.dirname(os.path.abspath(plot_path))
+        if not os.path.isdir(folder):
+            _error("cannot write the plot %s: no such folder %s" % (plot_path, folder))
+            return 2
     if backend_name == "ray":
         try:
             RayBackend.import_ray()
@@ -188,6 +192,8 @@ def run_sim(args: argparse.Namespace) -> int:
         except OSError as e:
             _error("cannot write the plot %s: %s" % (plot_path, e.strerror or e))
             return 2
+        if args.format != "json":
+            print("plot: %s" % plot_path)
     if interrupted:
         print("provost: sim interrupted: %d of %d games finished" % (played, total), file=sys.stderr)
         return 130

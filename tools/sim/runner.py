@@ -331,7 +331,9 @@ class RayBackend:
             refs = [remote.remote(specs_ref, *task) for task in tasks]
             pending = list(refs)
             while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+                # Several at a time (or what is ready within half a second): one wait per task is
+                # quadratic in the number of tasks.
+                done, pending = ray.wait(pending, num_returns=min(16, len(pending)), timeout=0.5)
                 for ref in done:
                     k, records = ray.get(ref)
                     on_result(k, records)
