@@ -16,7 +16,10 @@ of the report):
 - **scaling**: the same games through the local backend with ``--jobs 1`` and ``--jobs 2``
   (worker start-up included, as a user sees it), and the speed-up; the start-up of a pool
   (J workers playing one game each) is measured apart, and the speed-up without it is given
-  too (the figure that matters for long sims).
+  too (the figure that matters for long sims).  The CPU time per game, in this process or summed
+  over the workers, gives the speed-up J workers would reach on idle cores
+  (J x CPU per game with 1 job / CPU per game with J jobs): on a busy machine it is the only
+  figure that means anything.
 
 The machine's load average is printed before and after: on a shared machine, other processes
 take cores and the scaling figures mean little unless the load is below the core count.
@@ -82,17 +85,21 @@ def scaling(spec, games: int, jobs_list: list[int]) -> dict:
             LocalBackend(jobs).run([spec], [(0, 10**6 + j, 1) for j in range(jobs)], on_result)
             startup = time.perf_counter() - t
             n[0] = 0
+        backend = LocalBackend(jobs)
         t = time.perf_counter()
-        LocalBackend(jobs).run([spec], make_tasks([spec], games, jobs), on_result)
+        backend.run([spec], make_tasks([spec], games, jobs), on_result)
         wall = time.perf_counter() - t
         assert n[0] == games
         out[str(jobs)] = {"wall_s": round(wall, 3), "games_per_s": round(games / wall, 1),
-                          "startup_s": round(startup, 3)}
-    base = out[str(jobs_list[0])]["wall_s"]
+                          "startup_s": round(startup, 3), "cpu_ms_per_game": round(1000 * backend.cpu_s / games, 2)}
+    first = out[str(jobs_list[0])]
     for jobs in jobs_list:
         e = out[str(jobs)]
-        e["speedup"] = round(base / e["wall_s"], 2)
-        e["speedup_without_startup"] = round(base / max(e["wall_s"] - e["startup_s"], 1e-9), 2)
+        e["speedup"] = round(first["wall_s"] / e["wall_s"], 2)
+        e["speedup_without_startup"] = round(first["wall_s"] / max(e["wall_s"] - e["startup_s"], 1e-9), 2)
+        # On idle cores, J workers each paying cpu_ms_per_game would run this much faster than the
+        # first job count: the figure that does not depend on what else the machine is doing.
+        e["speedup_on_idle_cores"] = round(jobs / jobs_list[0] * first["cpu_ms_per_game"] / e["cpu_ms_per_game"], 2)
     return out
 
 
@@ -128,9 +135,11 @@ def main(argv=None) -> int:
                   % (o["games_per_s"], o["decisions_per_s"], o["games_per_cpu_s"], o["decisions_per_cpu_s"]))
             print("  decisions/game %.1f;  clone %.1f us mean, %.1f us median (%d points)"
                   % (o["decisions_per_game"], c["clone_us_mean"], c["clone_us_median"], c["samples"]))
-            print("  jobs        " + ";  ".join("%s: %.2f s, %.1f games/s, x%.2f (x%.2f without %.2f s start-up)" % (
-                j, v["wall_s"], v["games_per_s"], v["speedup"], v["speedup_without_startup"], v["startup_s"])
-                for j, v in entry["jobs"].items()))
+            for j, v in entry["jobs"].items():
+                print("  --jobs %s    %.2f s, %.1f games/s, x%.2f (x%.2f without %.2f s start-up); %.2f CPU ms/game"
+                      " -> x%.2f on idle cores" % (j, v["wall_s"], v["games_per_s"], v["speedup"],
+                                                   v["speedup_without_startup"], v["startup_s"], v["cpu_ms_per_game"],
+                                                   v["speedup_on_idle_cores"]))
             sys.stdout.flush()
     result["load_after"] = _load()
     if args.json:

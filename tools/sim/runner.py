@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -187,8 +188,11 @@ def _init_worker(specs: Sequence[SimSpec]) -> None:
     _WORKER_SPECS = specs
 
 
-def _pool_task(spec_index: int, start: int, count: int) -> tuple[int, list[dict]]:
-    return spec_index, play_batch(_WORKER_SPECS[spec_index], start, count)
+def _pool_task(spec_index: int, start: int, count: int) -> tuple[int, list[dict], float]:
+    """A batch in a worker: (spec index, records, CPU seconds the worker spent on it)."""
+    t = time.process_time()
+    records = play_batch(_WORKER_SPECS[spec_index], start, count)
+    return spec_index, records, time.process_time() - t
 
 
 def _mp_context():
@@ -241,12 +245,17 @@ class LocalBackend:
 
     def __init__(self, jobs: int = 1):
         self.jobs = max(1, jobs)
+        self.cpu_s = 0.0
+        """CPU seconds spent playing (in this process, or summed over the workers): for benchmarks."""
 
     def run(self, specs: Sequence[SimSpec], tasks: Sequence[Task], on_result: OnResult) -> None:
         if self.jobs == 1:
             for k, start, count in tasks:
                 for i in range(start, start + count):
-                    on_result(k, [play_one(specs[k], i)])
+                    t = time.process_time()
+                    record = play_one(specs[k], i)
+                    self.cpu_s += time.process_time() - t
+                    on_result(k, [record])
             return
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -258,7 +267,8 @@ class LocalBackend:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:  # any order: the report does not depend on it
-                    k, records = fut.result()
+                    k, records, cpu = fut.result()
+                    self.cpu_s += cpu
                     on_result(k, records)
             clean = True
         finally:
