@@ -75,19 +75,6 @@ class Body:
     ops: list
 
 
-@dataclass
-class SlotFact:
-    """A road slot (or range of slots) filled before play: `at`, `deal_tiles`, `place_tile` in setup."""
-    lo: int
-    hi: int
-    what: str                    # words for messages
-    kinds: frozenset             # buildings that may land there (or ANY)
-    pos: list
-    i: int
-    source: str                  # "at" | "deal" | "place"
-    count: int | None = None     # deal: how many tiles the category has (None: unlimited/unknown)
-
-
 class Facts:
     """The inferred structure of one resolved ruleset (built once; see `facts`)."""
 
@@ -202,9 +189,8 @@ class Facts:
                     if d.get(part):
                         self._body((part, name), i, d.get(part), {})
             elif kind == "let":
-                for v in [d.get("value")]:
-                    if isinstance(v, dict):
-                        self._refs_in(v, i)
+                if isinstance(d.get("value"), dict):
+                    self._refs_in(d["value"], i)
 
     def _walk_fields(self, d: dict, i: int) -> None:
         """References held by declaration fields (not bodies)."""
@@ -298,7 +284,7 @@ class Facts:
                         self._refs_in(where, i)
                         syms = syms | _exclusions(where, prm.get("name"))
                         guarded = guarded or self._mentions_road(where)
-                    inner[prm.get("name")] = _binding(_elements(syms), self.interval(it, inner) if isinstance(it, dict) else None)
+                    inner[prm.get("name")] = _binding(syms, self.interval(it, inner) if isinstance(it, dict) else None)
                 if isinstance(o.get("when"), dict):
                     self._refs_in(o["when"], i)
                     guarded = guarded or self._mentions_road(o["when"])
@@ -323,7 +309,7 @@ class Facts:
             inner = dict(env)
             if isinstance(it, dict):
                 self._refs_in(it, i)
-                inner[st.get("var")] = _binding(_elements(self.sym(it, env)), self.interval(it, env))
+                inner[st.get("var")] = _binding(self.sym(it, env), self.interval(it, env))
             ops.extend(self._block(st.get("body"), i, inner, ctx.in_loop(self._static_size(it, env))))
         elif s == "repeat":
             for key in ("times", "while"):
@@ -575,7 +561,7 @@ class Facts:
             return frozenset(out)
         if k == "comp":
             inner = dict(env)
-            inner[e.get("var")] = _binding(_elements(self.sym(e.get("iter"), env, depth + 1)))
+            inner[e.get("var")] = _binding(self.sym(e.get("iter"), env, depth + 1))
             return self.sym(e.get("item"), inner, depth + 1)
         if k == "binop":
             if e.get("op") == "+":
@@ -787,21 +773,12 @@ class _Ctx:
     guarded: bool = False
     times: int | None = 1          # how many times this point runs per execution of the body (None: unknown)
 
-    @property
-    def loops_known(self) -> bool:
-        return self.times is not None
-
     def with_guard(self, guarded: bool) -> "_Ctx":
         return self if guarded == self.guarded else _Ctx(self.key, self.in_setup, guarded, self.times)
 
     def in_loop(self, n: int | None) -> "_Ctx":
         times = None if (n is None or self.times is None) else self.times * n
         return _Ctx(self.key, self.in_setup, self.guarded, times)
-
-
-def _elements(syms: frozenset) -> frozenset:
-    """The elements of a collection with these symbols: the same symbols (lists are flattened)."""
-    return syms
 
 
 def _exclusions(where: dict, var: str) -> frozenset:

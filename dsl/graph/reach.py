@@ -17,7 +17,7 @@ re-report its base's definitions (check the base for those).
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, register
-from .model import ANY, TOP, Facts, facts, pos_of
+from .model import TOP, Facts, facts, pos_of
 from .road import road
 
 register("G701", "error", "a tile's cost includes a resource that no rule can ever give")

@@ -15,7 +15,7 @@ road token (`bailiff >= section_trigger[s]`): they are road positions in scoring
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, register
-from .model import ANY, ROADSYM, TOP, Facts, facts, pos_of
+from .model import ROADSYM, TOP, Facts, facts, pos_of
 
 register("G501", "error", "the activation order is not one simple path: a space or the road is activated twice in a round")
 register("G502", "error", "two tiles are put on one road slot before play")
