@@ -201,3 +201,16 @@ def test_a_thousand_buildings_check_in_under_two_seconds(tmp_path):
             break
     assert not [d for d in diags if d.severity == "error"]
     assert best < 2.0, "1,000 buildings took %.2f s" % best
+
+
+def test_a_resource_from_an_earlier_phase_is_named(tmp_path):
+    # The shop on the road pays coin, which only the trading post (phase specials) produces.
+    text = (CORPUS / "clean.rules").read_text()
+    text = text.replace("                pay 1 wood\n", "                pay 1 coin\n", 1)
+    text = text.replace("                pay 1 coin\n                place_worker t\n", "                place_worker t\n", 1)
+    path = tmp_path / "earlier.rules"
+    path.write_text(text)
+    notes = [d for d in check_file(str(path)) if d.code == "G602"]
+    assert len(notes) == 1
+    assert "'shop' (on the road) pays coin" in notes[0].message
+    assert "in stock when the phase starts (from phase 'specials' or earlier turns)" in notes[0].message

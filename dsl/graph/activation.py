@@ -243,6 +243,7 @@ class Analysis:
         f = self.f
         rounds = [p for p in (f.game.get("rounds") or []) if p in f.phases]
         st = _State()
+        self.earlier: dict = {}      # resource -> the first phase of the round that may produce it
         for name in rounds:
             body = f.bodies.get(("phase", name))
             if body is None:
@@ -253,6 +254,8 @@ class Analysis:
             st.activated = {}
             st.prev_unit = None
             st = self._walk(body.ops, st, set())
+            for r in (st.produced if TOP not in st.produced else ()):
+                self.earlier.setdefault(r, name)
         self._report_revisits()
 
     def _walk(self, ops: list, st: "_State", inlining: set) -> "_State":
@@ -352,9 +355,13 @@ class Analysis:
             res, it = _res_words(need.res)
             via = " (in %s)" % need.via if need.via else ""
             others = [t for t in dict.fromkeys(fed) if t.split(" ")[0] not in need.res]
+            phases = sorted({self.earlier[r] for r in need.res if r in self.earlier and self.earlier[r] != st.phase})
+            where = "in stock from earlier turns" if not phases else \
+                "in stock when the phase starts (from phase %s or earlier turns)" % " or ".join("'%s'" % p for p in phases)
             self._diag(need.i, need.pos, "G602", "%s pays %s%s, but nothing activated before it in phase '%s' produces "
-                       "%s: it can only use %s in stock from earlier turns%s"
-                       % (_cap(words), res, via, st.phase, it, it, " (its %s)" % "; ".join(others) if others else ""))
+                       "%s: it can only use %s %s%s"
+                       % (_cap(words), res, via, st.phase, it, it, where,
+                          " (its %s)" % "; ".join(others) if others else ""))
             self.edges.append((("stock", st.phase), unit, _res_words(need.res)[0] + " (stock only)", "stock"))
 
     def _produce(self, gains: frozenset, unit, st: "_State") -> None:
