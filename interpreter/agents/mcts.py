@@ -179,14 +179,16 @@ def determinize(game, player: int, rng: random.Random):
 
 # ------------------------------------------------------------------ the search
 class _Node:
-    __slots__ = ("who", "n", "w", "avail", "children")
+    __slots__ = ("who", "n", "w", "best", "avail", "children", "order")
 
     def __init__(self, who):
         self.who = who          # the seat that chose the option leading here
         self.n = 0
         self.w = 0.0
+        self.best = -2.0        # the best value seen through this node
         self.avail = 0
         self.children: dict = {}
+        self.order: list | None = None   # options in the order they may be tried (default policy's first)
 
 
 class MCTSAgent(SeededAgent):
@@ -203,6 +205,17 @@ class MCTSAgent(SeededAgent):
     #: Rollout policy outside rounds of turns: "myopic" (best immediate result, one copy per
     #: option: strong but slow) or "eager" (a random option other than pass/skip: cheap).
     policy = "myopic"
+    #: Progressive widening below the root: a node visited n times may have
+    #: ``1 + widening * sqrt(n)`` children, tried in order: the default policy's choice first, then
+    #: the others at random.  So a few iterations already value each root option by its default
+    #: continuation, and more iterations search alternatives to it.
+    widening = 0.5
+    #: Every iteration is valued at the same moment: the end of the current round plus this many
+    #: rounds (the tree stops there too, so no line of play is valued later than another).
+    rounds_ahead = 0
+    #: Other players' decisions: "policy" (the default policy plays them, the tree holds only the
+    #: searching player's decisions) or "tree" (max^n: every player's decisions are searched).
+    opponents = "policy"
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -214,6 +227,7 @@ class MCTSAgent(SeededAgent):
         self._weights: list = []
         self._hidden = False
         self._null_prompts: set = set()
+        self._me = seat
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
 
     @classmethod
@@ -241,11 +255,12 @@ class MCTSAgent(SeededAgent):
         return v
 
     def _margins(self, game) -> list[float]:
-        """Per seat: own heuristic value minus the best other deciding seat's."""
+        """Per seat: own heuristic value minus the best other deciding seat's score."""
         n = game.s.players
         humans = game.s.humans
-        h = [self._heuristic(game, p) for p in range(n)]
-        return [h[p] - max((h[q] for q in range(humans) if q != p), default=0.0) for p in range(n)]
+        sc = game.s.counters[game.prog.score]
+        return [self._heuristic(game, p) - max((sc[q] for q in range(humans) if q != p), default=0)
+                for p in range(n)]
 
     def _values(self, game, base: list[float]) -> list[float]:
         """A value in [-1, 1] for every seat: how much its margin grew since the root (rank at the end)."""
@@ -285,26 +300,26 @@ class MCTSAgent(SeededAgent):
             self._null_prompts.add(prompt)
         return best
 
-    def _rollout(self, game, round_):
+    def _rollout(self, game, last_round):
         s = game.s
-        rng = self.rng
         for _ in range(self.horizon):
-            if s.finished or s.round != round_:
+            if s.finished or s.round > last_round:
                 return
             pend = s.pending
             options = pend["options"]
-            if len(options) == 1:
-                opt = options[0]
-            elif self._in_turns(game):
-                opt = next((o for o in options if is_null(o)), None)
-                if opt is None:
-                    opt = options[rng.randrange(len(options))]
-            elif self.policy == "myopic":
-                opt = self._myopic(game, pend["player"], options)
-            else:
-                busy = [o for o in options if not is_null(o)]
-                opt = busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]
-            game.apply(opt)
+            game.apply(options[0] if len(options) == 1 else self._default(game, pend["player"], options))
+
+    def _default(self, game, player, options):
+        """The default policy (the greedy agent's rollout policy): the searching player myopic,
+        the others "do nothing" (their null option, else a random one)."""
+        rng = self.rng
+        if player == self._me:
+            if self.policy == "myopic":
+                return self._myopic(game, player, options)
+            busy = [o for o in options if not is_null(o)]
+            return busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]
+        opt = next((o for o in options if is_null(o)), None)
+        return opt if opt is not None else options[rng.randrange(len(options))]
 
     # ------------------------------------------------------------ search
     def choose(self, game, player: int) -> str:
@@ -312,12 +327,16 @@ class MCTSAgent(SeededAgent):
         if len(options) == 1:
             return options[0]
         self._prepare(game)
+        self._me = player
         self._null_prompts = set()
         start = time.perf_counter()
         root = _Node(None)
         base = self._margins(game)
         rng = self.rng
         c = self.exploration
+        # Max backup when the search is a deterministic plan (nothing hidden, other players on the
+        # default policy): an option is worth its best continuation, not the average of the tried ones.
+        use_max = not self._hidden and self.opponents == "policy"
         done = 0
         while True:
             if self.seconds is not None:
@@ -329,21 +348,40 @@ class MCTSAgent(SeededAgent):
             g = determinize(game, player, rng) if self._hidden else game.clone()
             node = root
             path = [root]
-            round_ = g.s.round
-            while not g.finished:
+            round_ = g.s.round + self.rounds_ahead
+            while not g.finished and g.s.round <= round_:
                 opts = g.s.pending["options"]
                 mover = g.s.pending["player"]
                 if len(opts) == 1:
                     g.apply(opts[0])
                     continue
+                if mover != player and self.opponents == "policy":
+                    g.apply(self._default(g, mover, opts))
+                    continue
                 children = node.children
-                untried = [o for o in opts if o not in children]
+                if node is root:
+                    untried = [o for o in opts if o not in children]
+                else:
+                    if node.order is None:
+                        first = self._default(g, mover, opts)
+                        rest = [o for o in opts if o != first]
+                        rng.shuffle(rest)
+                        node.order = [first] + rest
+                    else:
+                        node.order.extend(o for o in opts if o not in node.order)
+                    allowed = 1 + int(self.widening * math.sqrt(node.n))
+                    untried = []
+                    if len(children) < allowed:
+                        untried = [o for o in node.order if o in opts and o not in children][:1]
+                    if not any(o in children for o in opts) and not untried:
+                        untried = [next(o for o in node.order if o in opts)]
+                    opts = [o for o in opts if o in children] or opts
                 for o in opts:
                     ch = children.get(o)
                     if ch is not None:
                         ch.avail += 1
                 if untried:
-                    opt = untried[rng.randrange(len(untried))]
+                    opt = untried[0] if node is not root else untried[rng.randrange(len(untried))]
                     child = children[opt] = _Node(mover)
                     child.avail = 1
                     g.apply(opt)
@@ -352,21 +390,27 @@ class MCTSAgent(SeededAgent):
                 best, best_u = None, None
                 for o in opts:
                     ch = children[o]
-                    u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                    u = (ch.best if use_max else ch.w / ch.n) + c * math.sqrt(math.log(ch.avail) / ch.n)
                     if best_u is None or u > best_u:
                         best, best_u = o, u
                 node = children[best]
                 g.apply(best)
                 path.append(node)
-            if not g.finished:
-                self._rollout(g, max(round_, g.s.round))
+            if not g.finished and g.s.round <= round_:
+                self._rollout(g, round_)
             values = self._values(g, base)
             for nd in path:
                 nd.n += 1
                 if nd.who is not None:
-                    nd.w += values[nd.who]
-        choice = max(((o, ch) for o, ch in root.children.items() if o in options),
-                     key=lambda oc: (oc[1].n, oc[1].w / max(1, oc[1].n)))[0]
+                    v = values[nd.who]
+                    nd.w += v
+                    if v > nd.best:
+                        nd.best = v
+        if use_max:
+            key = lambda oc: (oc[1].best, oc[1].n)  # noqa: E731
+        else:
+            key = lambda oc: (oc[1].n, oc[1].w / max(1, oc[1].n))  # noqa: E731
+        choice = max(((o, ch) for o, ch in root.children.items() if o in options), key=key)[0]
         self.stats["decisions"] += 1
         self.stats["iterations"] += done
         self.stats["seconds"] += time.perf_counter() - start
