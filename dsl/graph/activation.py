@@ -80,7 +80,6 @@ class Analysis:
         self.units: list = []        # (unit id, phase, label, kind)
         self.edges: list = []        # (src, dst, label, style)
         self.round_edges: list = []  # (src node, dst node): the activation sequence of a round
-        self.specials: list = []     # spaces in activation order (first time), for the road drawing
         self.sequence: list = []     # spaces and "road" in the order a round first activates them
         self.revisits: list = []
         self.moves_to: list = []     # (unit, phase, space): a space's work can send a worker there
@@ -311,8 +310,6 @@ class Analysis:
             self._diag(i, apos, "G506", "space '%s' is activated after the road (activate_road at line %d): special "
                        "buildings come before the bridge" % (space, rpos[0]))
         self._visit(space, apos, i, st)
-        if space not in self.specials:
-            self.specials.append(space)
         unit = ("unit", st.phase, space)
         self._unit(unit, st, space, "space")
         sub = self.summary(("work", space))
