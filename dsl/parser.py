@@ -21,11 +21,13 @@ register("P101", "error", "syntax error: unexpected character")
 register("P102", "error", "inconsistent indentation")
 register("P103", "error", "nesting too deep")
 register("P104", "error", "too many lines or tokens")
+register("P105", "error", "number too large")
 
 # Limits that keep a hostile file from hanging the parser or exhausting memory.
 MAX_LINES = 20_000
 MAX_BRACKET_DEPTH = 64
 MAX_INDENT_DEPTH = 32
+MAX_INT_DIGITS = 9          # no board game counts beyond a billion; Python's int() refuses > 4300 digits
 
 
 class _RulesIndenter(Indenter):
@@ -39,18 +41,26 @@ class _RulesIndenter(Indenter):
     def process(self, stream):
         # Bound nesting before the parser (and later the recursive passes) see it.
         for tok in super().process(stream):
-            if self.paren_level > MAX_BRACKET_DEPTH:
+            # The indenter counts an opening bracket after yielding it: count it here.
+            depth = self.paren_level + (1 if tok.type in self.OPEN_PAREN_types else 0)
+            if depth > MAX_BRACKET_DEPTH:
                 raise _TooDeep(tok, "brackets nested more than %d deep" % MAX_BRACKET_DEPTH)
             if len(self.indent_level) > MAX_INDENT_DEPTH + 1:
                 raise _TooDeep(tok, "blocks nested more than %d deep" % MAX_INDENT_DEPTH)
+            if tok.type == "INT" and len(tok) > MAX_INT_DIGITS:
+                raise _TooDeep(tok, "number with %d digits; numbers have at most %d" % (len(tok), MAX_INT_DIGITS),
+                               code="P105")
             yield tok
 
 
 class _TooDeep(Exception):
-    def __init__(self, tok: Token, message: str):
+    """A limit exceeded while reading tokens (nesting, number size)."""
+
+    def __init__(self, tok: Token, message: str, code: str = "P103"):
         super().__init__(message)
         self.tok = tok
         self.message = message
+        self.code = code
 
 
 def _cache_path() -> str:
@@ -100,7 +110,7 @@ def _token_text(tok: Token) -> str:
 
 def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
     """Parse rule-file text; return the tree or the syntax diagnostics."""
-    n_lines = text.count("\n") + 1
+    n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if n_lines > MAX_LINES:
         return None, [Diagnostic(path, MAX_LINES + 1, 1, "error", "P104",
                                  "file has %d lines; the limit is %d" % (n_lines, MAX_LINES))]
@@ -109,7 +119,7 @@ def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
     try:
         return get_parser().parse(text), []
     except _TooDeep as e:
-        return None, [Diagnostic(path, e.tok.line or 1, e.tok.column or 1, "error", "P103", e.message)]
+        return None, [Diagnostic(path, e.tok.line or 1, e.tok.column or 1, "error", e.code, e.message)]
     except UnexpectedToken as e:
         tok = e.token
         line, col = _position_of(e, tok, text)

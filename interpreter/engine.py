@@ -255,6 +255,9 @@ class Game:
                 zones[name] = v if z["visible"] == "public" else _count_only(v)
         pieces = [[pc[0], pc[1], visible_value(self, pc, player), pc[3], pc[4]] for pc in s.pieces
                   if pc[1] == player or pc[3] not in self.prog.pieces[pc[0]]["private"]]
+        # In a canonical order: the state keeps pieces in creation order, which follows their
+        # values, so listing them as stored would hint at a face-down piece's value.
+        pieces.sort(key=lambda x: (x[0], x[1], x[3], x[4], -1 if x[2] is None else x[2]))
         hidden_counts: dict = {}
         for pc in s.pieces:
             if pc[1] != player and pc[3] in self.prog.pieces[pc[0]]["private"]:

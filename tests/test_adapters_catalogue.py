@@ -156,9 +156,6 @@ def test_face_down_brokers_are_not_revealed_by_their_order():
     assert enc.encode(h.observation(1)) != enc.encode(g.observation(1))
 
 
-@pytest.mark.xfail(strict=False, reason="engine: Game.observation lists pieces in creation order, which follows "
-                                        "their values, so a face-down broker's place in the list hints at its value "
-                                        "(adapters use canonical_observation / the order-free vector)")
 def test_engine_observation_dict_is_order_safe():
     g, a, b = next(x for x in (_two_hidden_brokers(s) for s in range(40)) if x)
     h = g.clone()

@@ -269,9 +269,6 @@ def test_hostile_ir_documents(suffix, workdir):
 
 
 # ------------------------------------------------------------------ known gaps in files this suite does not own
-@pytest.mark.xfail(strict=True, raises=(Exception,),
-                   reason="dsl/to_ir.py converts INT tokens with int(); beyond 4300 digits Python raises "
-                          "ValueError (wrapped in lark's VisitError) out of check_file")
 def test_number_longer_than_python_int_limit(workdir):
     check_mutant(workdir, "caylus.rules", _inside_first_let(TEXTS["caylus.rules"], "9" * 5000), also_cli=False)
 
