@@ -234,6 +234,45 @@ class Game:
     def clone(self) -> "Game":
         return Game(self.rs, self.prog, self.s.clone(), self.seed)
 
+    def determinize(self, viewer: int, seed: int) -> "Game":
+        """A clone in which everything hidden from ``viewer`` is re-dealt at random.
+
+        Bots that search by playing clones forward (greedy, MCTS) use this so that
+        they never act on what their seat cannot see: the values of other seats'
+        face-down or screened pieces are shuffled among those pieces, hidden zones
+        (decks, other players' hands) are shuffled among themselves keeping their
+        sizes, and the random state is replaced, so future draws are unknown too.
+        """
+        g = self.clone()
+        s = g.s
+        st = rng.seed_state(seed)
+        groups: dict = {}
+        for pc in s.pieces:
+            if visible_value(g, pc, viewer) is None:
+                groups.setdefault((pc[0], pc[1]), []).append(pc)
+        for pcs in groups.values():
+            values = [pc[2] for pc in pcs]
+            st = rng.shuffle(st, values)
+            for pc, v in zip(pcs, values):
+                pc[2] = v
+        for name, z in self.prog.zones.items():
+            # The hidden lists of one zone (a deck, the other players' hands) are dealt anew
+            # from their common pool; zones never mix.
+            v = s.zones[name]
+            parts = v if z["scope"] == "player" else [v]
+            hidden: list = []
+            for owner, part in enumerate(parts):
+                if z["visible"] == "public" or (z["visible"] == "owner" and z["scope"] == "player" and owner == viewer):
+                    continue
+                hidden.extend(part.values() if type(part) is dict else [part])
+            pool = [x for lst in hidden for x in lst]
+            st = rng.shuffle(st, pool)
+            for lst in hidden:
+                k = len(lst)
+                lst[:], pool = pool[:k], pool[k:]
+        s.rng = rng.next_u64(st)[1]
+        return g
+
     def observation(self, player: int) -> dict:
         """What ``player`` may see: everything public, nothing hidden from them."""
         s = self.s

@@ -47,6 +47,11 @@ _BINOPS = {
 }
 
 
+def _short(v, limit: int = 80) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _floordiv(a, b):
     return a // b if b else 0
 
@@ -231,7 +236,7 @@ class ExprCompiler:
             try:
                 return obj[key]
             except (KeyError, IndexError, TypeError):
-                raise RuleRuntimeError("no entry %r in %r" % (key, obj), pos)
+                raise RuleRuntimeError("no entry %r in %s" % (key, _short(obj)), pos)
         return index
 
     def c_attr(self, e, scope):

@@ -148,9 +148,12 @@ class GreedyAgent(SeededAgent):
         self._null_prompts = set()
         round_ = game.s.round
         horizon = min(self.horizon, max(self.min_horizon, self.budget // len(options)))
+        # Search a world consistent with what this seat sees: hidden values, hidden
+        # cards and future draws re-dealt at random (the real state stays unread).
+        world = game.determinize(player, self.rng.randrange(1 << 30))
         best, best_v = [], None
         for opt in options:
-            c = game.clone()
+            c = world.clone()
             c.apply(opt)
             self._rollout(c, player, round_, horizon)
             v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
