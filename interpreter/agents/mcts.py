@@ -9,14 +9,15 @@ it depends on the machine).
 
 The search:
 
-- **Multi-player UCT (max^n).**  Each node holds the player who chose the edge
-  into it; backing up a vector of values (one per seat), every node counts the
-  value *for its chooser*, so each player maximises their own outcome.
 - **Open loop, keyed by option ids.**  A node is the sequence of options from
   the root, not a stored state; each iteration replays it on a fresh copy.
   Selection only considers options legal in the iteration's copy and counts
   how often each was available (UCB with availability, as in ISMCTS), so the
   same tree serves every determinization.
+- **Whose decisions are searched** (``opponents``): by default ("policy") the
+  tree holds the searching player's decisions and the other players follow the
+  default policy; "tree" searches every player's decisions (max^n: each node
+  counts the value for the player who chose it).
 - **Determinization for hidden information** (Ys, Caylus 1303).  Every
   iteration starts from ``determinize(game, player, rng)``: a copy in which
   everything the searching player cannot see is resampled consistently with
@@ -26,20 +27,25 @@ The search:
   kind, and the random generator is reseeded (future shuffles are unknown).
   The agent never reads a hidden value to decide.  For rules without hidden
   information (Caylus) the copy is a plain clone.
-- **Leaf evaluation: a short rollout, then a heuristic.**  From a new leaf the
-  game is played on to the end of the current round (at most ``horizon``
-  decisions) by a cheap default policy: in a round of turns (``turns ... until
-  all passed``: placing workers) everyone passes; every other decision (the
-  work of an activated building, a provost move, a delivery) is taken
-  *myopically* -- the option whose immediate result is best for the deciding
-  player -- with the greedy agent's trick of answering a prompt that once
-  preferred doing nothing with its null option again.  The state is then
-  valued per seat as in the greedy agent (score plus weighted resources) and
-  turned into ``tanh(((own - best other) - the same at the root) / scale)``:
-  how much the seat's margin grew during the iteration (margins themselves
-  would saturate once someone leads by a lot); a finished game is valued by
-  rank (+1 sole winner ... -1 last).
-- The option chosen is the most visited at the root.
+- **Default policy = the greedy agent's rollout policy**: the searching player
+  answers myopically (the option whose immediate result is best, a prompt that
+  once preferred doing nothing answered with its null option again), the
+  others "do nothing" (their null option when they have one).
+- **Progressive widening in the default policy's order.**  Below the root a
+  node visited n times may have ``1 + widening * sqrt(n)`` children, tried
+  in order: the default policy's choice first, then the others at random.  So
+  the first visit of each root option values it exactly as the greedy agent
+  would, and further visits search alternatives to the default continuation.
+- **One horizon for every iteration**: the tree and the rollout both stop at
+  the end of the current round (plus ``rounds_ahead``), so no line of play is
+  valued later -- and so with more income -- than another.  The state is then
+  valued per seat as in the greedy agent (score plus weighted resources, minus
+  the best other score), as ``tanh((that - the same at the root) / scale)``;
+  a finished game is valued by rank (+1 sole winner ... -1 last).
+- **Backup and choice**: when the search is a deterministic plan (nothing
+  hidden, other players on the default policy) an option is worth its best
+  continuation (max backup) and the best is chosen; otherwise values are
+  averaged and the most visited option is chosen.
 
 Nothing here knows a particular game: only the engine's general mechanisms
 (the score counter, resources, rounds, turns, pieces and zones).
@@ -49,6 +55,8 @@ from __future__ import annotations
 import math
 import random
 import time
+
+from dsl.diagnostics import RulesError
 
 from .. import nodes as N
 from .base import SeededAgent, is_null
@@ -134,8 +142,13 @@ def _hidden_slots(g, player):
     return out
 
 
-def determinize(game, player: int, rng: random.Random):
-    """A copy of ``game`` with what ``player`` cannot see resampled; ``player``'s observation is unchanged."""
+def determinize(game, player: int, rng: random.Random, across_places: bool = True, zones: bool = True):
+    """A copy of ``game`` with what ``player`` cannot see resampled; ``player``'s observation is unchanged.
+
+    ``across_places=False`` keeps the values in each place (only zones and the generator are
+    resampled): the fallback when the control position already refers to a hidden value (a
+    rule in the middle of placing a chosen piece), which moving values between places would break.
+    """
     from ..prims_pieces import visible_value
 
     g = game.clone()
@@ -144,7 +157,8 @@ def determinize(game, player: int, rng: random.Random):
     groups: dict = {}
     for pc in s.pieces:
         if pc[1] != player and visible_value(g, pc, player) is None:
-            groups.setdefault((pc[0], pc[1]), []).append(pc)
+            key = (pc[0], pc[1]) if across_places else (pc[0], pc[1], pc[3])
+            groups.setdefault(key, []).append(pc)
     for pcs in groups.values():
         if len(pcs) > 1:
             values = [pc[2] for pc in pcs]
@@ -153,7 +167,7 @@ def determinize(game, player: int, rng: random.Random):
                 pc[2] = v
     # Zones: items in slots the player cannot see are shuffled among those slots, kind by kind.
     classes = _item_classes(g.prog)
-    slots = _hidden_slots(g, player)
+    slots = _hidden_slots(g, player) if zones else []
     if slots:
         pools: dict = {}
         places = []
@@ -210,6 +224,9 @@ class MCTSAgent(SeededAgent):
     #: the others at random.  So a few iterations already value each root option by its default
     #: continuation, and more iterations search alternatives to it.
     widening = 0.5
+    #: "max" (an option is worth its best continuation), "mean" (the average), or "auto": max when the
+    #: search is a deterministic plan (nothing hidden, others on the default policy), else mean.
+    backup = "auto"
     #: Every iteration is valued at the same moment: the end of the current round plus this many
     #: rounds (the tree stops there too, so no line of play is valued later than another).
     rounds_ahead = 0
@@ -332,11 +349,10 @@ class MCTSAgent(SeededAgent):
         start = time.perf_counter()
         root = _Node(None)
         base = self._margins(game)
-        rng = self.rng
-        c = self.exploration
         # Max backup when the search is a deterministic plan (nothing hidden, other players on the
         # default policy): an option is worth its best continuation, not the average of the tried ones.
-        use_max = not self._hidden and self.opponents == "policy"
+        use_max = self.backup == "max" or (self.backup == "auto" and not self._hidden and self.opponents == "policy")
+        level = 0
         done = 0
         while True:
             if self.seconds is not None:
@@ -345,67 +361,12 @@ class MCTSAgent(SeededAgent):
             elif done >= self.iterations:
                 break
             done += 1
-            g = determinize(game, player, rng) if self._hidden else game.clone()
-            node = root
-            path = [root]
-            round_ = g.s.round + self.rounds_ahead
-            while not g.finished and g.s.round <= round_:
-                opts = g.s.pending["options"]
-                mover = g.s.pending["player"]
-                if len(opts) == 1:
-                    g.apply(opts[0])
-                    continue
-                if mover != player and self.opponents == "policy":
-                    g.apply(self._default(g, mover, opts))
-                    continue
-                children = node.children
-                if node is root:
-                    untried = [o for o in opts if o not in children]
-                else:
-                    if node.order is None:
-                        first = self._default(g, mover, opts)
-                        rest = [o for o in opts if o != first]
-                        rng.shuffle(rest)
-                        node.order = [first] + rest
-                    else:
-                        node.order.extend(o for o in opts if o not in node.order)
-                    allowed = 1 + int(self.widening * math.sqrt(node.n))
-                    untried = []
-                    if len(children) < allowed:
-                        untried = [o for o in node.order if o in opts and o not in children][:1]
-                    if not any(o in children for o in opts) and not untried:
-                        untried = [next(o for o in node.order if o in opts)]
-                    opts = [o for o in opts if o in children] or opts
-                for o in opts:
-                    ch = children.get(o)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    opt = untried[0] if node is not root else untried[rng.randrange(len(untried))]
-                    child = children[opt] = _Node(mover)
-                    child.avail = 1
-                    g.apply(opt)
-                    path.append(child)
-                    break
-                best, best_u = None, None
-                for o in opts:
-                    ch = children[o]
-                    u = (ch.best if use_max else ch.w / ch.n) + c * math.sqrt(math.log(ch.avail) / ch.n)
-                    if best_u is None or u > best_u:
-                        best, best_u = o, u
-                node = children[best]
-                g.apply(best)
-                path.append(node)
-            if not g.finished and g.s.round <= round_:
-                self._rollout(g, round_)
-            values = self._values(g, base)
-            for nd in path:
-                nd.n += 1
-                if nd.who is not None:
-                    v = values[nd.who]
-                    nd.w += v
-                    if v > nd.best:
-                        nd.best = v
+            try:
+                self._iterate(game, player, root, base, use_max, level)
+            except RulesError:
+                if level >= 2:
+                    raise
+                level += 1            # this position refers to hidden values: resample less
         if use_max:
             key = lambda oc: (oc[1].best, oc[1].n)  # noqa: E731
         else:
@@ -415,3 +376,75 @@ class MCTSAgent(SeededAgent):
         self.stats["iterations"] += done
         self.stats["seconds"] += time.perf_counter() - start
         return choice
+
+    def _iterate(self, game, player, root, base, use_max, level):
+        """One iteration: copy (determinized), descend the tree, expand, roll out, back up."""
+        rng = self.rng
+        c = self.exploration
+        if not self._hidden:
+            g = game.clone()
+        else:
+            g = determinize(game, player, rng, across_places=level == 0, zones=level <= 1)
+        node = root
+        path = [root]
+        round_ = g.s.round + self.rounds_ahead
+        while not g.finished and g.s.round <= round_:
+            opts = g.s.pending["options"]
+            mover = g.s.pending["player"]
+            if len(opts) == 1:
+                g.apply(opts[0])
+                continue
+            if mover != player and self.opponents == "policy":
+                g.apply(self._default(g, mover, opts))
+                continue
+            children = node.children
+            if node is root:
+                untried = [o for o in opts if o not in children]
+            else:
+                if node.order is None:
+                    first = self._default(g, mover, opts)
+                    rest = [o for o in opts if o != first]
+                    rng.shuffle(rest)
+                    node.order = [first] + rest
+                else:
+                    node.order.extend(o for o in opts if o not in node.order)
+                allowed = 1 + int(self.widening * math.sqrt(node.n))
+                untried = []
+                if len(children) < allowed:
+                    untried = [o for o in node.order if o in opts and o not in children][:1]
+                if not any(o in children for o in opts) and not untried:
+                    untried = [next(o for o in node.order if o in opts)]
+                opts = [o for o in opts if o in children] or opts
+            for o in opts:
+                ch = children.get(o)
+                if ch is not None:
+                    ch.avail += 1
+            if untried:
+                opt = untried[0] if node is not root else untried[rng.randrange(len(untried))]
+                child = children[opt] = _Node(mover)
+                child.avail = 1
+                g.apply(opt)
+                path.append(child)
+                break
+            best, best_u = None, None
+            for o in opts:
+                ch = children[o]
+                if ch.n == 0:             # its first iteration failed (see choose): try it again
+                    best = o
+                    break
+                u = (ch.best if use_max else ch.w / ch.n) + c * math.sqrt(math.log(ch.avail) / ch.n)
+                if best_u is None or u > best_u:
+                    best, best_u = o, u
+            node = children[best]
+            g.apply(best)
+            path.append(node)
+        if not g.finished and g.s.round <= round_:
+            self._rollout(g, round_)
+        values = self._values(g, base)
+        for nd in path:
+            nd.n += 1
+            if nd.who is not None:
+                v = values[nd.who]
+                nd.w += v
+                if v > nd.best:
+                    nd.best = v

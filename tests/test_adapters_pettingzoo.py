@@ -1,0 +1,116 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, and a leak test.
+
+Skipped (with the reason) when pettingzoo is not installed: ``pip install -e .[pettingzoo]``.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="optional: pip install provost[pettingzoo]")
+pytest.importorskip("gymnasium", reason="optional: pip install provost[pettingzoo]")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from adapters.pettingzoo_env import ProvostAECEnv, env, raw_env  # noqa: E402
+from interpreter.agents.mcts import determinize  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+CASES = [("caylus", None, 4), ("caylus1303", None, 4), ("ys", None, 4)]
+
+
+@pytest.mark.parametrize("ruleset,variant,players", CASES)
+def test_api(ruleset, variant, players):
+    api_test(env(ruleset, variant=variant, players=players), num_cycles=1000, verbose_progress=False)
+
+
+@pytest.mark.parametrize("ruleset,variant,players", CASES)
+def test_seed(ruleset, variant, players):
+    seed_test(lambda: env(ruleset, variant=variant, players=players), num_cycles=300)
+
+
+def test_variant_with_a_neutral_seat():
+    e = env("ys", variant="two_players", players=2)
+    api_test(e, num_cycles=300, verbose_progress=False)
+    assert e.unwrapped.possible_agents == ["player_0", "player_1"]
+
+
+def _play(e, seed, policy_seed=0):
+    e.reset(seed=seed)
+    r = random.Random(policy_seed)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[r.randrange(len(legal))]))
+    return total
+
+
+def test_full_game_rewards_are_ranks():
+    e = env("caylus", players=4)
+    total = _play(e, 5)
+    assert abs(sum(total.values())) < 1e-9 and max(total.values()) > 0
+    g = e.unwrapped.game
+    assert g.finished
+    assert [i for i, a in enumerate(e.possible_agents) if total[a] == max(total.values())] == g.winners()
+
+
+def test_reset_without_seed_continues_the_seeded_sequence():
+    a, b = raw_env("caylus", players=3), raw_env("caylus", players=3)
+    a.reset(seed=9), b.reset(seed=9)
+    a.reset(), b.reset()
+    assert a.game.seed == b.game.seed != 9
+
+
+def test_illegal_action_raises_naming_the_legal_ones():
+    e = raw_env("caylus", players=4)
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(bad)
+
+
+def test_mask_only_for_the_agent_to_move():
+    e = raw_env("ys", players=4)
+    e.reset(seed=2)
+    for a in e.possible_agents:
+        m = e.observe(a)["action_mask"]
+        assert (m.sum() > 0) == (a == e.agent_selection)
+
+
+def test_observation_vectors_do_not_leak_hidden_values():
+    """Resampling everything player p cannot see leaves p's observation (vector and mask) unchanged."""
+    e = raw_env("ys", players=4)
+    e.reset(seed=3)
+    r = random.Random(0)
+    checked = 0
+    for step in range(400):
+        g = e.game
+        if g.finished:
+            break
+        if step % 9 == 0:
+            for p, agent in enumerate(e.possible_agents):
+                before = e.observe(agent)
+                e.game = determinize(g, p, random.Random(step))
+                after = e.observe(agent)
+                e.game = g
+                assert np.array_equal(before["observation"], after["observation"])
+                assert np.array_equal(before["action_mask"], after["action_mask"])
+                checked += 1
+        mask = e.observe(e.agent_selection)["action_mask"]
+        legal = np.flatnonzero(mask)
+        e.step(int(legal[r.randrange(len(legal))]))
+    assert checked > 20
+
+
+def test_env_class_is_an_aec_env():
+    from pettingzoo import AECEnv
+    assert issubclass(ProvostAECEnv, AECEnv)
