@@ -214,6 +214,10 @@ class Choose(Node):
         for opt in self.options:
             if not opt.params:
                 combos = [{}]
+            elif len(opt.params) == 1 and opt.params[0][2] is None:
+                # One parameter and no `where`: the common case, without the general machinery.
+                name = opt.params[0][0]
+                combos = [{name: v} for v in opt.params[0][1](g, env)]
             else:
                 combos = _bindings(g, env, opt.params)
             when, requires = opt.when, opt.requires
