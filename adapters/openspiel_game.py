@@ -45,6 +45,7 @@ import numpy as np
 import pyspiel
 
 from dsl.loader import load_checked
+from interpreter.agents.mcts import hides_information
 from interpreter.engine import Game
 
 from .catalogue import catalogue_for
@@ -55,15 +56,6 @@ MAX_GAME_LENGTH = 20000
 SHIPPED = ("caylus", "caylus1303", "ys")
 
 _registered: dict = {}
-
-
-def hides_information(prog) -> bool:
-    """True when the rules keep something from some player (a counter, zone or piece place that is not public)."""
-    if any(c.get("visible", "public") != "public" for c in prog.counters.values()):
-        return True
-    if any(z.get("visible", "public") != "public" for z in prog.zones.values()):
-        return True
-    return any(d.get("private") for d in prog.pieces.values())
 
 
 def _engine_seed(seed: int, k: int) -> int:
