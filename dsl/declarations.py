@@ -223,9 +223,18 @@ class Builder:
 
     def k_resource(self, raw):
         # resource food "food", wood "wood"   -- several resources in one line
+        # resource pp "prestige points" visible owner   -- kept hidden from the other players
         out = []
-        for w in raw["words"]:
-            if "name" in w:
+        words = list(raw["words"])
+        while words:
+            w = words.pop(0)
+            if w.get("name") == "visible" and out:
+                flag = words.pop(0) if words else {}
+                if flag.get("name") not in ("public", "owner"):
+                    self.error(w["pos"], "D005", "'visible' is public or owner")
+                else:
+                    out[-1]["visible"] = flag["name"]
+            elif "name" in w:
                 out.append({"kind": "resource", "name": w["name"], "title": None, "pos": w["pos"]})
             elif "str" in w and out and out[-1]["title"] is None:
                 out[-1]["title"] = w["str"]

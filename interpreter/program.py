@@ -46,7 +46,7 @@ class Program:
         for name, r in self.resources.items():
             self.counters.setdefault(name, {"kind": "counter", "name": name, "scope": "player", "by": None,
                                             "start": 0, "min": 0, "max": None, "reset": None,
-                                            "visible": "public", "pos": r["pos"]})
+                                            "visible": r.get("visible", "public"), "pos": r["pos"]})
         # Effects first get an id, so that effects may call each other (and themselves).
         self.effect_nodes = {name: self.reserve() for name in self.effects}
         self.tables = {}
