@@ -185,22 +185,27 @@ def test_generated_rulesets_are_free_of_errors(tmp_path):
         assert not [d for d in diags if d.severity == "error"], [d.format_text() for d in diags[:5]]
 
 
-def test_a_thousand_buildings_check_in_under_two_seconds(tmp_path):
+def test_check_time_grows_linearly(tmp_path):
+    """A guard against quadratic checks, in CPU time (other processes may share the machine).
+
+    The figure itself (1,000 buildings under 2 s) is measured by tools/bench_graph.py, not here.
+    """
     import time
 
     from tools.bench_graph import generate
-    path = tmp_path / "bench_1000.rules"
-    path.write_text(generate(1000))
     check_file(str(CAYLUS))              # the grammar and modules are loaded
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        diags = check_file(str(path))
-        best = min(best, time.perf_counter() - start)
-        if best < 2.0:
-            break
-    assert not [d for d in diags if d.severity == "error"]
-    assert best < 2.0, "1,000 buildings took %.2f s" % best
+    cost = {}
+    for n in (100, 1000):
+        path = tmp_path / ("bench_%d.rules" % n)
+        path.write_text(generate(n))
+        best = float("inf")
+        for _ in range(2):
+            start = time.process_time()
+            diags = check_file(str(path))
+            best = min(best, time.process_time() - start)
+        assert not [d for d in diags if d.severity == "error"]
+        cost[n] = best
+    assert cost[1000] < 20 * cost[100] + 0.5, cost
 
 
 def test_a_resource_from_an_earlier_phase_is_named(tmp_path):
