@@ -24,7 +24,9 @@ The search:
   what they can see (``game.observation(player)`` is unchanged): the values of
   other players' hidden pieces are shuffled among those pieces, the contents of
   hidden zones are shuffled among the hidden slots holding items of the same
-  kind, and the random generator is reseeded (future shuffles are unknown).
+  kind, counters kept from the other players are guessed (equal to the
+  searching player's own), and the random generator is reseeded (future
+  shuffles are unknown).
   The agent never reads a hidden value to decide.  For rules without hidden
   information (Caylus) the copy is a plain clone.
 - **Default policy = the greedy agent's rollout policy**: the searching player
@@ -186,6 +188,16 @@ def determinize(game, player: int, rng: random.Random, across_places: bool = Tru
             k = taken.get(cls, 0)
             items[i] = pools[cls][k]
             taken[cls] = k + 1
+    # Counters kept from the other players (``visible owner``: Caylus 1303's face-down prestige
+    # points): the searching player cannot know them, so every other player is guessed to hold
+    # what the searching player holds (a neutral guess; nothing better is public).
+    for name, c in g.prog.counters.items():
+        if c.get("visible", "public") == "owner" and c["scope"] == "player":
+            row = s.counters[name]
+            mine = row[player]
+            for q in range(len(row)):
+                if q != player:
+                    row[q] = mine[:] if type(mine) is list else mine
     # Future shuffles are unknown too.
     s.rng = rng.getrandbits(64)
     return g
@@ -348,7 +360,6 @@ class MCTSAgent(SeededAgent):
         self._null_prompts = set()
         start = time.perf_counter()
         root = _Node(None)
-        base = self._margins(game)
         # Max backup when the search is a deterministic plan (nothing hidden, other players on the
         # default policy): an option is worth its best continuation, not the average of the tried ones.
         use_max = self.backup == "max" or (self.backup == "auto" and not self._hidden and self.opponents == "policy")
@@ -362,7 +373,7 @@ class MCTSAgent(SeededAgent):
                 break
             done += 1
             try:
-                self._iterate(game, player, root, base, use_max, level)
+                self._iterate(game, player, root, use_max, level)
             except RulesError:
                 if level >= 2:
                     raise
@@ -377,7 +388,7 @@ class MCTSAgent(SeededAgent):
         self.stats["seconds"] += time.perf_counter() - start
         return choice
 
-    def _iterate(self, game, player, root, base, use_max, level):
+    def _iterate(self, game, player, root, use_max, level):
         """One iteration: copy (determinized), descend the tree, expand, roll out, back up."""
         rng = self.rng
         c = self.exploration
@@ -385,6 +396,7 @@ class MCTSAgent(SeededAgent):
             g = game.clone()
         else:
             g = determinize(game, player, rng, across_places=level == 0, zones=level <= 1)
+        base = self._margins(g)       # from the copy: the real state may hold values hidden from the player
         node = root
         path = [root]
         round_ = g.s.round + self.rounds_ahead
