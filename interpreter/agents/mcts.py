@@ -228,6 +228,8 @@ class MCTSAgent(SeededAgent):
     horizon = 80
     #: Subtracted from a null option's myopic value, so doing something wins ties.
     null_penalty = 0.05
+    #: The same in search values (tanh units): a null option (pass, skip ...) must be clearly better.
+    null_penalty_value = 0.02
     #: Rollout policy outside rounds of turns: "myopic" (best immediate result, one copy per
     #: option: strong but slow) or "eager" (a random option other than pass/skip: cheap).
     policy = "myopic"
@@ -378,11 +380,13 @@ class MCTSAgent(SeededAgent):
                 if level >= 2:
                     raise
                 level += 1            # this position refers to hidden values: resample less
+        # Ties (common: two cubes of equal weight) are broken at random, not by the order of expansion.
+        pen = self.null_penalty_value
         if use_max:
-            key = lambda oc: (oc[1].best, oc[1].n)  # noqa: E731
+            key = lambda oc: (round(oc[1].best - (pen if is_null(oc[0]) else 0.0), 6), self.rng.random())  # noqa: E731
         else:
-            key = lambda oc: (oc[1].n, oc[1].w / max(1, oc[1].n))  # noqa: E731
-        choice = max(((o, ch) for o, ch in root.children.items() if o in options), key=key)[0]
+            key = lambda oc: (oc[1].n, self.rng.random())  # noqa: E731
+        choice = max(((o, ch) for o, ch in sorted(root.children.items()) if o in options), key=key)[0]
         self.stats["decisions"] += 1
         self.stats["iterations"] += done
         self.stats["seconds"] += time.perf_counter() - start
@@ -399,6 +403,7 @@ class MCTSAgent(SeededAgent):
         base = self._margins(g)       # from the copy: the real state may hold values hidden from the player
         node = root
         path = [root]
+        taken: list = []              # the option leading to each node of the path after the root
         round_ = g.s.round + self.rounds_ahead
         while not g.finished and g.s.round <= round_:
             opts = g.s.pending["options"]
@@ -433,10 +438,11 @@ class MCTSAgent(SeededAgent):
                     ch.avail += 1
             if untried:
                 opt = untried[0] if node is not root else untried[rng.randrange(len(untried))]
+                g.apply(opt)              # first: an option that fails leaves no child behind
                 child = children[opt] = _Node(mover)
                 child.avail = 1
-                g.apply(opt)
                 path.append(child)
+                taken.append(opt)
                 break
             best, best_u = None, None
             for o in opts:
@@ -450,13 +456,14 @@ class MCTSAgent(SeededAgent):
             node = children[best]
             g.apply(best)
             path.append(node)
+            taken.append(best)
         if not g.finished and g.s.round <= round_:
             self._rollout(g, round_)
         values = self._values(g, base)
-        for nd in path:
+        for nd, edge in zip(path, [None] + taken):
             nd.n += 1
             if nd.who is not None:
-                v = values[nd.who]
+                v = values[nd.who] - (self.null_penalty_value if is_null(edge) else 0.0)
                 nd.w += v
                 if v > nd.best:
                     nd.best = v
