@@ -320,7 +320,7 @@ class Builder:
                 self.error(a["slots"]["pos"], "D005", "'slots' expects a number or 'unlimited'")
             slots = -1
         return [{"kind": "space", "name": name, "title": title, "tags": tags,
-                 "slots": slots or 1,
+                 "slots": 1 if slots is None else slots,
                  "per_player": self.one_arg(a.get("per_player"), "a number", ("int",)),
                  "placeable": True if placeable is None else placeable,
                  "work": a.get("work"), "pos": raw["pos"]}]

@@ -27,6 +27,7 @@ register("P105", "error", "number too large")
 MAX_LINES = 20_000
 MAX_BRACKET_DEPTH = 64
 MAX_INDENT_DEPTH = 32
+MAX_TOKENS = 100_000       # Caylus is about 6,000; past this a hostile file only costs time
 MAX_INT_DIGITS = 9          # no board game counts beyond a billion; Python's int() refuses > 4300 digits
 
 
@@ -39,7 +40,8 @@ class _RulesIndenter(Indenter):
     tab_len = 8
 
     def process(self, stream):
-        # Bound nesting before the parser (and later the recursive passes) see it.
+        # Bound nesting and size before the parser (and later the recursive passes) see them.
+        self.tokens = 0
         for tok in super().process(stream):
             # The indenter counts an opening bracket after yielding it: count it here.
             depth = self.paren_level + (1 if tok.type in self.OPEN_PAREN_types else 0)
@@ -47,6 +49,10 @@ class _RulesIndenter(Indenter):
                 raise _TooDeep(tok, "brackets nested more than %d deep" % MAX_BRACKET_DEPTH)
             if len(self.indent_level) > MAX_INDENT_DEPTH + 1:
                 raise _TooDeep(tok, "blocks nested more than %d deep" % MAX_INDENT_DEPTH)
+            self.tokens += 1
+            if self.tokens > MAX_TOKENS:
+                raise _TooDeep(tok, "more than %d tokens; split the rules into a base and variants" % MAX_TOKENS,
+                               code="P104")
             if tok.type == "INT" and len(tok) > MAX_INT_DIGITS:
                 raise _TooDeep(tok, "number with %d digits; numbers have at most %d" % (len(tok), MAX_INT_DIGITS),
                                code="P105")
@@ -92,7 +98,9 @@ _TOKEN_NAMES = {
 
 
 def _describe(names) -> str:
-    shown = sorted({_TOKEN_NAMES.get(n, n.lower().strip("_") if n.isupper() else n) for n in names})
+    # Lark's anonymous terminals (__ANON_0...) mean nothing to a rule author: leave them out.
+    shown = sorted({_TOKEN_NAMES.get(n, n.lower().strip("_") if n.isupper() else n) for n in names
+                    if not n.startswith("__ANON")})
     if len(shown) > 8:
         shown = shown[:8] + ["..."]
     return ", ".join(shown)
@@ -104,7 +112,7 @@ def _token_text(tok: Token) -> str:
     if tok.type in ("_NL",):
         return "end of line"
     if tok.type in ("_INDENT", "_DEDENT"):
-        return "a change of indentation"
+        return "change of indentation"
     return repr(str(tok))
 
 

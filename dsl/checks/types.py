@@ -75,6 +75,13 @@ def check_amounts(ruleset) -> list[Diagnostic]:
         for k, a in enumerate(st["args"]):
             if _kind_at(sig, k) == "amount":
                 out.extend(_amount_arg(st["name"], a, scope, i, sym))
+                what = a.get("what") if a.get("e") == "amount" else None
+                if what in sym.resource_lists and what not in scope and what not in sym.resources:
+                    # "1 of any cube" needs a choice: only a building's cost makes it (build_tile).
+                    out.append(sym.diag(i, end_of(a, len(what)), "T201",
+                                        "'%s' lists several resources: such a unit is allowed in a building's "
+                                        "cost only; here choose the resource first (option x(r in %s): %s 1 r)"
+                                        % (what, what, st["name"])))
     return out
 
 
