@@ -18,7 +18,6 @@ import stat
 import sys
 from typing import Any
 
-import yaml
 
 from .diagnostics import Diagnostic
 
@@ -33,7 +32,12 @@ IR_SUFFIXES = (".json", ".yaml", ".yml")
 _BOM = b"\xef\xbb\xbf"
 
 # libyaml is much faster on large documents; its events and marks match the pure-Python ones.
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml_loader():
+    """PyYAML's safe loader (the C one when built); yaml is imported only for YAML files."""
+    import yaml
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Tags that map onto JSON values; anything else (timestamps, binary, sets, ...) is rejected.
 _JSON_SCALAR_TAGS = {
@@ -195,6 +199,7 @@ def _nesting_error(name: str, line: int, col: int) -> Diagnostic:
 
 
 def _yaml_error(name: str, text: str, exc: yaml.YAMLError) -> Diagnostic:
+    import yaml
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if mark is not None:
         problem = getattr(exc, "problem", None) or str(exc)
@@ -209,6 +214,7 @@ def _yaml_error(name: str, text: str, exc: yaml.YAMLError) -> Diagnostic:
 
 
 def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
+    import yaml
     # Pass 1: the event stream (iterative) -- depth, anchors/aliases, single document.
     try:
         problem = _scan_yaml_events(name, text)
@@ -218,7 +224,7 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
         return None, [problem]
 
     # Pass 2: compose nodes (bounded depth now) and check they are plain JSON data.
-    loader = _YamlLoader(text)
+    loader = _yaml_loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -236,9 +242,10 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
 
 
 def _scan_yaml_events(name: str, text: str) -> Diagnostic | None:
+    import yaml
     depth = 0
     documents = 0
-    for event in yaml.parse(text, Loader=_YamlLoader):
+    for event in yaml.parse(text, Loader=_yaml_loader()):
         mark = event.start_mark
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             return _error(name, mark.line + 1, mark.column + 1, "P010",
@@ -259,6 +266,7 @@ def _scan_yaml_events(name: str, text: str) -> Diagnostic | None:
 
 
 def _check_yaml_nodes(name: str, loader: Any, root: yaml.Node) -> Diagnostic | None:
+    import yaml
     """Iteratively check that every node is a JSON type and every mapping key a string."""
     stack = [root]
     while stack:
