@@ -79,7 +79,7 @@ class GameLogWriter:
 def header_record(game, agents, source, engine_version) -> dict:
     rs = game.rs
     return {"type": "header", "log_format": LOG_FORMAT, "ruleset": rs.name, "variant": rs.variant,
-            "players": game.s.players, "seed": game.seed, "ruleset_hash": rs.digest,
+            "players": game.s.humans, "seed": game.seed, "ruleset_hash": rs.digest,
             "engine": engine_version, "agents": list(agents),
             "source": source or {"ruleset": rs.name, "variant": rs.variant}}
 

@@ -51,7 +51,7 @@ def run_play(args: argparse.Namespace) -> int:
         _error("%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))
         return 2
     game = Game.new(rs, players=players, seed=args.seed)
-    n = game.s.players
+    n = game.s.humans              # seats beyond are neutral players, played by the rules
     try:
         names = resolve_agents(args.agents, n)
     except (ValueError, UnknownAgent) as e:
@@ -81,12 +81,13 @@ def run_play(args: argparse.Namespace) -> int:
     scores, winners = game.scores(), game.winners()
     if args.format == "json":
         print(json.dumps({"ruleset": rs.name, "variant": rs.variant, "players": n, "seed": args.seed,
-                          "agents": names, "scores": scores, "winners": winners, "rounds": game.s.round,
+                          "agents": names, "scores": scores, "neutral": list(range(n, game.s.players)), "winners": winners, "rounds": game.s.round,
                           "decisions": game.s.decisions, "ruleset_hash": rs.digest, "log": args.log}))
     else:
         title = rs.name + (" / " + rs.variant if rs.variant else "")
         print("%s, %d players, seed %d: %d rounds, %d decisions" % (title, n, args.seed, game.s.round,
                                                                    game.s.decisions))
+        names = names + ["neutral"] * (game.s.players - n)
         width = max(len(a) for a in names)
         for seat, (name, score) in enumerate(zip(names, scores)):
             mark = "  winner" if seat in winners else ""
