@@ -99,7 +99,7 @@ class Game:
                 for v in (d["neutral_values"] if neutral else d["values"]):
                     s.pieces.append([name, p, v, d["start"], 0, 0])
                 for v in d.get("reserve", []):
-                    s.pieces.append([name, p, v, "reserve", 0, 0])
+                    s.pieces.append([name, p, v, "reserve", 1, 0])     # set aside in view of all
         s.road = [None] * (prog.road_length + 1)
         for name, b in prog.buildings.items():
             if b["at"] is not None:
