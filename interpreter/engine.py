@@ -249,7 +249,12 @@ class Game:
         groups: dict = {}
         for pc in s.pieces:
             if visible_value(g, pc, viewer) is None:
-                groups.setdefault((pc[0], pc[1]), []).append(pc)
+                key = (pc[0], pc[1])
+                if pc[1] >= s.humans:
+                    # A neutral player's unplaced pieces are known to all through the rules that
+                    # place them: only its pieces already on the board are re-dealt.
+                    key += (pc[3] in self.prog.pieces[pc[0]]["private"],)
+                groups.setdefault(key, []).append(pc)
         for pcs in groups.values():
             values = [pc[2] for pc in pcs]
             st = rng.shuffle(st, values)
