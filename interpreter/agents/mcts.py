@@ -42,8 +42,8 @@ The search:
   the end of the current round (plus ``rounds_ahead``), so no line of play is
   valued later -- and so with more income -- than another.  The state is then
   valued per seat as in the greedy agent (score plus weighted resources, minus
-  the best other score), as ``tanh((that - the same at the root) / scale)``;
-  a finished game is valued by rank (+1 sole winner ... -1 last).
+  the best other score), as ``(that - the same at the root) / scale``; a
+  finished game adds the rank (+1 sole winner ... -1 last).
 - **Backup and choice**: when the search is a deterministic plan (nothing
   hidden, other players on the default policy) an option is worth its best
   continuation (max backup) and the best is chosen; otherwise values are
@@ -222,14 +222,14 @@ class MCTSAgent(SeededAgent):
 
     #: UCB exploration constant (values are in [-1, 1]).
     exploration = 0.35
-    #: A change of this much in (own value - best other's value) since the root counts as "clearly better".
-    scale = 3.0
+    #: Search values are changes of (own value - best other's score) since the root, divided by this.
+    scale = 10.0
     #: At most this many decisions in one rollout.
     horizon = 80
     #: Subtracted from a null option's myopic value, so doing something wins ties.
     null_penalty = 0.05
-    #: The same in search values (tanh units): a null option (pass, skip ...) must be clearly better.
-    null_penalty_value = 0.02
+    #: The same in search values (``null_penalty / scale``): a null option must be better by that much.
+    null_penalty_value = 0.005
     #: Rollout policy outside rounds of turns: "myopic" (best immediate result, one copy per
     #: option: strong but slow) or "eager" (a random option other than pass/skip: cheap).
     policy = "myopic"
@@ -285,6 +285,11 @@ class MCTSAgent(SeededAgent):
             v += w * counters[r][p]
         return v
 
+    def _margin(self, game, p) -> float:
+        """The greedy agent's evaluation: own score and weighted resources minus the best other score."""
+        sc = game.s.counters[game.prog.score]
+        return self._heuristic(game, p) - max((sc[q] for q in range(game.s.humans) if q != p), default=0)
+
     def _margins(self, game) -> list[float]:
         """Per seat: own heuristic value minus the best other deciding seat's score."""
         n = game.s.players
@@ -294,12 +299,20 @@ class MCTSAgent(SeededAgent):
                 for p in range(n)]
 
     def _values(self, game, base: list[float]) -> list[float]:
-        """A value in [-1, 1] for every seat: how much its margin grew since the root (rank at the end)."""
+        """A value for every seat: how much its margin grew since the root, over ``scale``.
+
+        Linear, not squashed: a squashing function would flatten the differences between
+        options exactly when much is at stake (early in a round, when its income is still ahead).
+        A finished game adds the rank (+1 sole winner ... -1 last).
+        """
         n = game.s.players
+        out = [(m - b) / self.scale for m, b in zip(self._margins(game), base)]
         if game.finished:
+            # The rank decides; the margin still tells a close second from a distant last.
             from adapters.rewards import rank_rewards
-            return rank_rewards(game) + [0.0] * (n - game.s.humans)
-        return [math.tanh((m - b) / self.scale) for m, b in zip(self._margins(game), base)]
+            ranks = rank_rewards(game) + [0.0] * (n - game.s.humans)
+            out = [r + v for r, v in zip(ranks, out)]
+        return out
 
     # ------------------------------------------------------------ default policy
     @staticmethod
@@ -324,7 +337,7 @@ class MCTSAgent(SeededAgent):
         for opt in options:
             c = game.clone()
             c.apply(opt)
-            v = self._heuristic(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+            v = self._margin(c, player) - (self.null_penalty if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
                 best, best_v = opt, v
         if is_null(best):
