@@ -113,16 +113,18 @@ class CaylusInvariants:
             raise InvariantError("; ".join(fail))
 
 
-def play_checked(rs, players: int, seed: int, agent_names: list[str]):
+def play_checked(rs, players: int, seed: int, agent_names: list[str], invariants=None):
     """Play one game checking the invariants after every decision; returns the game.
 
-    Raises ``InvariantError`` (with the decision number) on the first violation.
+    ``invariants`` is a class built from the new game with ``check(game)`` (and, optionally,
+    ``check_end(game)``); Caylus's by default.  Raises ``InvariantError`` (with the decision
+    number) on the first violation.
     """
     from interpreter.agents import make_agent, play_game
     from interpreter.engine import Game
 
     game = Game.new(rs, players=players, seed=seed)
-    inv = CaylusInvariants(game)
+    inv = (invariants or CaylusInvariants)(game)
     inv.check(game)
     agents = [make_agent(a, seed, i) for i, a in enumerate(agent_names)]
 
@@ -136,6 +138,8 @@ def play_checked(rs, players: int, seed: int, agent_names: list[str]):
     play_game(game, agents, after=after)
     if game.scores() != [game.s.counters[game.prog.score][p] for p in range(players)]:
         raise InvariantError("scores() disagrees with the score counter")
+    if hasattr(inv, "check_end"):
+        inv.check_end(game)
     return game
 
 

@@ -34,8 +34,7 @@ HOUSES = 10
 PROVOST_MAX = 26
 
 
-class InvariantError(AssertionError):
-    pass
+from tools.soak import InvariantError  # noqa: E402 - one error type for every soak
 
 
 class Invariants1303:
@@ -126,24 +125,9 @@ class Invariants1303:
 
 
 def play_checked(rs, players: int, seed: int, agent_names: list[str]):
-    from interpreter.agents import make_agent, play_game
-    from interpreter.engine import Game
-
-    game = Game.new(rs, players=players, seed=seed)
-    inv = Invariants1303(game)
-    inv.check(game)
-    agents = [make_agent(a, seed, i) for i, a in enumerate(agent_names)]
-
-    def after(g, player, option):
-        try:
-            inv.check(g)
-        except InvariantError as e:
-            raise InvariantError("after decision %d (player %d chose %s, round %d, phase %s): %s"
-                                 % (g.s.decisions, player, option, g.s.round, g.s.phase, e)) from None
-
-    play_game(game, agents, after=after)
-    inv.check_end(game)
-    return game
+    """One game with the 1303 invariants after every decision (the runner is tools.soak's)."""
+    from tools.soak import play_checked as run
+    return run(rs, players, seed, agent_names, invariants=Invariants1303)
 
 
 def _job(task):
