@@ -134,7 +134,7 @@ def _job(task):
     players, seed, agents = task
     if _job.rs is None:
         from dsl.loader import load_checked
-        _job.rs = load_checked("caylus1303")
+        _job.rs = load_checked("caylus1303", _job.variant)
     t = time.perf_counter()
     try:
         g = play_checked(_job.rs, players, seed, agents)
@@ -147,6 +147,7 @@ def _job(task):
 
 
 _job.rs = None
+_job.variant = None  # set by main before any game (forked workers inherit it)
 
 
 def tasks(player_counts, seeds: int, first_seed: int = 0, greedy: bool = False):
@@ -174,7 +175,7 @@ def run(player_counts, seeds, first_seed=0, greedy=False, jobs=1, progress=False
             print(file=sys.stderr)
     wall = time.perf_counter() - t0
     failures = [r for r in results if not r["ok"]]
-    summary = {"ruleset": "caylus1303", "games": len(results), "failures": len(failures),
+    summary = {"ruleset": "caylus1303", "variant": _job.variant, "games": len(results), "failures": len(failures),
                "wall_s": round(wall, 1), "by_kind": {}, "failed": failures}
     for r in results:
         key = "P%d %s" % (r["players"], "greedy" if "greedy" in r["agents"] else "random")
@@ -192,6 +193,7 @@ def run(player_counts, seeds, first_seed=0, greedy=False, jobs=1, progress=False
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.soak_1303", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", help="a shipped variant of caylus1303, e.g. first_game")
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--seeds", type=int, default=200, help="seeds per player count (default 200)")
     ap.add_argument("--first-seed", type=int, default=0)
@@ -199,6 +201,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print one JSON summary object")
     args = ap.parse_args(argv)
+    _job.variant = args.variant
     summary = run(args.players, args.seeds, args.first_seed, args.greedy, args.jobs,
                   progress=sys.stderr.isatty() and not args.json)
     failures = summary["failed"]
