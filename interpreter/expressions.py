@@ -201,8 +201,11 @@ class ExprCompiler:
         var = e["var"]
         it = self.compile(e["iter"], scope)
         inner = scope | {var}
-        item = self.compile(e["item"], inner)
-        cond = self.compile(e["cond"], inner) if e["cond"] is not None else None
+        # Parts of the item and the filter that do not depend on the loop variable are
+        # evaluated once per comprehension (on first use, so nothing runs that would not).
+        hoist = _Hoister(self, var, scope)
+        item = self.compile(hoist.rewrite(e["item"], top=True), inner)
+        cond = self.compile(hoist.rewrite(e["cond"]), inner) if e["cond"] is not None else None
 
         def comp(g, env):
             out = []
@@ -213,6 +216,18 @@ class ExprCompiler:
                     out.append(item(g, local))
             return out
         return comp
+
+    def c_hoisted(self, e, scope):
+        """A loop-invariant part of a comprehension: computed once, kept in the comprehension's frame."""
+        key, f = e["key"], e["fn"]
+
+        def hoisted(g, env):
+            try:
+                return env[key]
+            except KeyError:
+                v = env[key] = f(g, env)
+                return v
+        return hoisted
 
     def c_index(self, e, scope):
         x, k = self.compile(e["x"], scope), self.compile(e["key"], scope)
@@ -373,3 +388,39 @@ class ExprCompiler:
                 cache[key] = r
             return [c[:] for c in r]
         return multisets
+
+
+# Expression kinds worth computing once per comprehension, and the kinds whose
+# operands are evaluated in the same environment (the rewrite descends into them).
+_COSTLY = frozenset({"call", "comp", "of"})
+_DESCEND = {"binop": ("left", "right"), "not": ("x",), "neg": ("x",), "if": ("cond", "then", "else"),
+            "index": ("x", "key"), "attr": ("x",), "range": ("lo", "hi")}
+
+
+class _Hoister:
+    """Rewrites a comprehension's item or filter so that costly parts free of the loop
+    variable become ``hoisted`` nodes (expressions are pure: computing one once is exact)."""
+
+    _serial = itertools.count()
+
+    def __init__(self, compiler, var, scope):
+        self.c, self.var, self.scope = compiler, var, scope
+
+    def rewrite(self, e, top=False):
+        from .effects import names_in      # one free-name analysis for the whole interpreter
+
+        kind = e["e"]
+        if kind in _COSTLY:
+            if not top and self.var not in names_in(e):
+                f = self.c.compile(e, self.scope)
+                return {"e": "hoisted", "key": "\0h%d" % next(self._serial), "fn": f, "pos": e.get("pos")}
+            if kind != "call":
+                return e
+            return {**e, "args": [self.rewrite(a) for a in e["args"]]}
+        if kind in _DESCEND:
+            return {**e, **{k: self.rewrite(e[k]) for k in _DESCEND[kind]}}
+        if kind == "list":
+            return {**e, "items": [self.rewrite(i) for i in e["items"]]}
+        if kind == "dict":
+            return {**e, "items": [(k, self.rewrite(v)) for k, v in e["items"]]}
+        return e
