@@ -49,7 +49,7 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "memo")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "memo", "piece_index")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
@@ -58,6 +58,9 @@ class Game:
         # While options are enumerated the state cannot change, so derived data
         # (piece counts per place...) may be memoised in this dict; None otherwise.
         self.memo = None
+        # Pieces by (kind, place), built on demand while the engine runs and dropped when a
+        # piece moves (prims_pieces) or a run starts, so edits of the state between calls are seen.
+        self.piece_index = None
 
     @classmethod
     def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
@@ -143,6 +146,7 @@ class Game:
 
     def _run(self):
         s = self.s
+        self.piece_index = None
         nodes = self.prog.nodes
         stack = s.stack
         try:

@@ -57,6 +57,7 @@ def build_place_piece(c, st, scope):
         for piece in g.s.pieces:
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t
+                g.piece_index = None
                 fc = face(g, env)
                 if fc != "keep":
                     piece[UP] = 1 if fc == "up" else 0
@@ -78,6 +79,7 @@ def build_gather_pieces(c, st, scope):
         places = set(_where_list(src(g, env)))
         to = dst(g, env)
         who = only(g, env) if only is not None else None
+        g.piece_index = None
         for piece in g.s.pieces:
             if piece[KIND] == kind and piece[WHERE] in places and (who is None or piece[OWNER] == who):
                 piece[WHERE] = to
@@ -140,12 +142,35 @@ def _value(piece):
 
 # ------------------------------------------------------------------ functions
 def _pieces_at(g, env, k, where, mine):
-    """The pieces of kind ``k`` on the places ``where`` (the acting player's only if ``mine``)."""
-    kd, places = k(g, env), set(_where_list(where(g, env)))
+    """The pieces of kind ``k`` on the places ``where`` (the acting player's only if ``mine``).
+
+    In no particular order: every caller reduces them (sums, counts, sorted values)."""
+    kd, where = k(g, env), where(g, env)
+    index = g.piece_index or _index(g)
+    if type(where) is list:
+        found = []
+        for w in (set(where) if len(where) > 1 else where):
+            found += index.get((kd, w), ())
+    else:
+        found = index.get((kd, where), ())
     if mine:
         p = env["player"]
-        return [x for x in g.s.pieces if x[KIND] == kd and x[OWNER] == p and x[WHERE] in places]
-    return [x for x in g.s.pieces if x[KIND] == kd and x[WHERE] in places]
+        return [x for x in found if x[OWNER] == p]
+    return found
+
+
+def _index(g) -> dict:
+    """(kind, place) -> the pieces there, in state order; valid until a piece moves."""
+    index: dict = {}
+    for x in g.s.pieces:
+        key = (x[KIND], x[WHERE])
+        at = index.get(key)
+        if at is None:
+            index[key] = [x]
+        else:
+            at.append(x)
+    g.piece_index = index
+    return index
 
 
 def _over_pieces(name, mine, reduce, doc):
@@ -186,17 +211,8 @@ def build_room(c, args, pos):
 
 
 def _count_at(g, kind, where) -> int:
-    """Pieces of a kind on a place; counted once per option enumeration (g.memo)."""
-    memo = g.memo
-    if memo is None:
-        return sum(1 for x in g.s.pieces if x[KIND] == kind and x[WHERE] == where)
-    counts = memo.get("piece_counts")
-    if counts is None:
-        counts = memo["piece_counts"] = {}
-        for x in g.s.pieces:
-            key = (x[KIND], x[WHERE])
-            counts[key] = counts.get(key, 0) + 1
-    return counts.get((kind, where), 0)
+    """Pieces of a kind on a place."""
+    return len((g.piece_index or _index(g)).get((kind, where), ()))
 
 
 @function("hidden_pieces")

@@ -62,7 +62,7 @@ from dsl.diagnostics import RulesError
 
 from .. import nodes as N
 from .base import SeededAgent, is_null
-from .greedy import resource_weights
+from .greedy import GreedyAgent, resource_weights
 
 DEFAULT_ITERATIONS = 100
 
@@ -247,6 +247,15 @@ class MCTSAgent(SeededAgent):
     #: Other players' decisions: "policy" (the default policy plays them, the tree holds only the
     #: searching player's decisions) or "tree" (max^n: every player's decisions are searched).
     opponents = "policy"
+    #: How the other players act inside the search: "null" (their null option: the greedy agent's
+    #: rollout assumption) or "greedy" (in a round of turns -- placing workers -- they take the
+    #: option the greedy agent values most, from values computed once per player and round;
+    #: elsewhere the option whose immediate result is best for them).
+    opponent_model = "greedy"
+    #: The searching player's own default policy in a round of turns: "myopic" (the immediate
+    #: result: always the null option when acting costs now and pays later) or "greedy" (as the
+    #: other players under ``opponent_model = "greedy"``).
+    own_turns = "greedy"
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -259,6 +268,8 @@ class MCTSAgent(SeededAgent):
         self._hidden = False
         self._null_prompts: set = set()
         self._me = seat
+        self._greedy = None
+        self._turn_values: dict = {}
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
 
     @classmethod
@@ -277,6 +288,9 @@ class MCTSAgent(SeededAgent):
             self._prog = prog
             self._weights = [(r, w) for r, w in resource_weights(prog).items() if w]
             self._hidden = hides_information(prog)
+            self._greedy = GreedyAgent(self.seed, self.seat)
+            self._greedy.rng = self.rng
+            self._greedy._prepare(game)
 
     def _heuristic(self, game, p) -> float:
         counters = game.s.counters
@@ -344,6 +358,40 @@ class MCTSAgent(SeededAgent):
             self._null_prompts.add(prompt)
         return best
 
+    def _greedy_values(self, game, player, options) -> dict:
+        """The greedy agent's value of each option for ``player`` (its one-ply rollouts to the round's end)."""
+        gr = self._greedy
+        gr._null_prompts = set()
+        round_ = game.s.round
+        horizon = min(gr.horizon, max(gr.min_horizon, gr.budget // len(options)))
+        out = {}
+        for opt in options:
+            c = game.clone()
+            c.apply(opt)
+            gr._rollout(c, player, round_, horizon)
+            out[opt] = gr.evaluate(c, player) - (gr.null_penalty if is_null(opt) else 0.0)
+        return out
+
+    def _turn_choice(self, game, player, options):
+        """In a round of turns: the legal option the greedy agent values most for ``player``.
+
+        The values are computed the first time ``player`` is to move in this round during one
+        search and reused (a worker placement's value hardly depends on the placements before it;
+        taken spaces and costs out of reach are no longer legal).
+        """
+        key = (player, game.s.round)
+        values = self._turn_values.get(key)
+        if values is None:
+            values = self._turn_values[key] = self._greedy_values(game, player, options)
+        best, best_v = None, None
+        for o in options:
+            v = values.get(o)
+            if v is not None and (best_v is None or v > best_v):
+                best, best_v = o, v
+        if best is None:
+            best = next((o for o in options if is_null(o)), options[0])
+        return best
+
     def _rollout(self, game, last_round):
         s = game.s
         for _ in range(self.horizon):
@@ -358,10 +406,16 @@ class MCTSAgent(SeededAgent):
         the others "do nothing" (their null option, else a random one)."""
         rng = self.rng
         if player == self._me:
+            if self.own_turns == "greedy" and self._in_turns(game):
+                return self._turn_choice(game, player, options)
             if self.policy == "myopic":
                 return self._myopic(game, player, options)
             busy = [o for o in options if not is_null(o)]
             return busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]
+        if self.opponent_model == "greedy" and player < game.s.humans:
+            if self._in_turns(game):
+                return self._turn_choice(game, player, options)
+            return self._myopic(game, player, options)
         opt = next((o for o in options if is_null(o)), None)
         return opt if opt is not None else options[rng.randrange(len(options))]
 
@@ -373,6 +427,7 @@ class MCTSAgent(SeededAgent):
         self._prepare(game)
         self._me = player
         self._null_prompts = set()
+        self._turn_values = {}
         start = time.perf_counter()
         root = _Node(None)
         # Max backup when the search is a deterministic plan (nothing hidden, other players on the
