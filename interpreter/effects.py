@@ -113,8 +113,10 @@ class EffectCompiler:
                 where = self.ex.compile(prm["where"], inner) if prm["where"] is not None else None
                 params.append((prm["name"], it, where, independent))
             when = self.ex.compile(o["when"], inner) if o["when"] is not None else None
+            when_fixed = when is not None and not (names_in(o["when"]) & earlier)
             requires = self._requirement(o["body"], inner)
-            options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"]))
+            options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
+                                    when_fixed))
         return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])
 
     def _requirement(self, body, scope):
@@ -125,6 +127,17 @@ class EffectCompiler:
 
         amount_checks = [c for c in checks if c is not None]
         workers_needed = len(checks) - len(amount_checks)   # place_worker: one worker from the hand each
+        single = getattr(amount_checks[0], "single", None) if len(amount_checks) == 1 else None
+        if single is not None and single[0] != "workers":
+            # The common case: one amount of one resource (`pay placement_cost(t) denier`).
+            res, n = single
+
+            def requires(g, env):
+                p = env["player"]
+                counters = g.s.counters
+                return counters[res][p] >= n(g, env) and (not workers_needed or counters["workers"][p] >= workers_needed)
+            requires.checks = checks
+            return requires
 
         def requires(g, env):
             p = env["player"]
@@ -272,6 +285,8 @@ class EffectCompiler:
                     for r in (v if type(v) is list else [v]):
                         out.append((r, 1))
             return out
+        if len(parts) == 1 and parts[0][0] == "res":
+            evaluate.single = (parts[0][2], parts[0][1])     # read by _requirement's fast path
         return evaluate
 
     def _plain_player_counter(self, name) -> bool:

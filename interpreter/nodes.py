@@ -39,22 +39,43 @@ class Node:
 
 
 class Seq(Node):
-    __slots__ = ("children",)
+    __slots__ = ("children", "atoms")
 
     def __init__(self, children):
         self.children = children
+        self.atoms = None        # per child: its function if it is an Atom (run in place), else None
 
     def run(self, g, frame):
-        pc = frame[1]
         children = self.children
-        if pc >= len(children):
-            g.s.stack.pop()
-            return
-        if pc == len(children) - 1:
-            g.s.stack.pop()            # tail position: the last child replaces the block
-        else:
-            frame[1] = pc + 1
-        g.s.stack.append([children[pc], 0, frame[2], None])
+        atoms = self.atoms
+        if atoms is None:
+            nodes = g.prog.nodes
+            atoms = self.atoms = [nodes[c].fn if type(nodes[c]) is Atom else None for c in children]
+        st = g.s.stack
+        env = frame[2]
+        last = len(children) - 1
+        while True:
+            pc = frame[1]
+            if pc > last:
+                st.pop()
+                return
+            if pc == last:
+                st.pop()            # tail position: the last child replaces the block
+            else:
+                frame[1] = pc + 1
+            fn = atoms[pc]
+            if fn is None:
+                st.append([children[pc], 0, env, None])
+                return
+            # A statement that completes at once runs here, without a frame of its own,
+            # unless it fails: then its frame is pushed so the error names its position.
+            try:
+                fn(g, env)
+            except Exception:
+                st.append([children[pc], 0, env, None])
+                raise
+            if pc == last or st[-1] is not frame or g.s.pending is not None:
+                return
 
 
 class Atom(Node):
@@ -189,10 +210,11 @@ class Break(Node):
 
 
 class Option:
-    __slots__ = ("name", "params", "when", "requires", "body", "pos")
+    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed")
 
-    def __init__(self, name, params, when, requires, body, pos):
+    def __init__(self, name, params, when, requires, body, pos, when_fixed=False):
         self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
+        self.when_fixed = when_fixed     # `when` names none of the parameters: tested once, not per binding
 
 
 class Choose(Node):
@@ -213,23 +235,41 @@ class Choose(Node):
     def _legal(self, g, env):
         out = []
         for opt in self.options:
-            if not opt.params:
-                combos = [{}]
-            elif len(opt.params) == 1 and opt.params[0][2] is None:
-                # One parameter and no `where`: the common case, without the general machinery.
-                name = opt.params[0][0]
-                combos = [{name: v} for v in opt.params[0][1](g, env)]
-            else:
-                combos = _bindings(g, env, opt.params)
             when, requires = opt.when, opt.requires
-            for b in combos:
-                if when is not None or requires is not None:
-                    local = env if not b else {**env, **b}
+            if opt.when_fixed:
+                if not when(g, env):
+                    continue
+                when = None
+            params = opt.params
+            if not params:
+                if (when is None or when(g, env)) and (requires is None or requires(g, env)):
+                    out.append((opt.name, {}, opt))
+                continue
+            if len(params) == 1 and params[0][2] is None:
+                # One parameter and no `where`: the common case, without the general machinery.
+                name = params[0][0]
+                prefix = opt.name + ":"
+                if when is None and requires is None:
+                    for v in params[0][1](g, env):
+                        out.append((prefix + (v if type(v) is str else _fmt(v)), {name: v}, opt))
+                    continue
+                local = dict(env)      # one scope for every value: expressions never keep it
+                for v in params[0][1](g, env):
+                    local[name] = v
                     if when is not None and not when(g, local):
                         continue
                     if requires is not None and not requires(g, local):
                         continue
-                out.append((option_id(opt.name, list(b.values())) if b else opt.name, b, opt))
+                    out.append((prefix + (v if type(v) is str else _fmt(v)), {name: v}, opt))
+                continue
+            for b in _bindings(g, env, params):
+                if when is not None or requires is not None:
+                    local = {**env, **b}
+                    if when is not None and not when(g, local):
+                        continue
+                    if requires is not None and not requires(g, local):
+                        continue
+                out.append((option_id(opt.name, list(b.values())), b, opt))
         return out
 
     def run(self, g, frame):

@@ -256,6 +256,10 @@ class MCTSAgent(SeededAgent):
     #: result: always the null option when acting costs now and pays later) or "greedy" (as the
     #: other players under ``opponent_model = "greedy"``).
     own_turns = "greedy"
+    #: Within one search, a myopic answer is remembered by (player, prompt, legal options) and
+    #: reused without copying states (the same choice among the same options is nearly always
+    #: the same answer; it saves most of the copies).
+    memo_myopic = True
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -270,6 +274,7 @@ class MCTSAgent(SeededAgent):
         self._me = seat
         self._greedy = None
         self._turn_values: dict = {}
+        self._myopic_memo = None
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
 
     @classmethod
@@ -347,6 +352,12 @@ class MCTSAgent(SeededAgent):
             for opt in options:
                 if is_null(opt):
                     return opt
+        memo = self._myopic_memo
+        if memo is not None:
+            key = (prompt, tuple(options))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
         best, best_v = options[0], None
         for opt in options:
             c = game.clone()
@@ -356,6 +367,8 @@ class MCTSAgent(SeededAgent):
                 best, best_v = opt, v
         if is_null(best):
             self._null_prompts.add(prompt)
+        if memo is not None:
+            memo[key] = best
         return best
 
     def _greedy_values(self, game, player, options) -> dict:
@@ -428,6 +441,7 @@ class MCTSAgent(SeededAgent):
         self._me = player
         self._null_prompts = set()
         self._turn_values = {}
+        self._myopic_memo = {} if self.memo_myopic else None
         start = time.perf_counter()
         root = _Node(None)
         # Max backup when the search is a deterministic plan (nothing hidden, other players on the
