@@ -60,6 +60,26 @@ def _mod(a, b):
     return a % b if b else 0
 
 
+def _constant(v):
+    """A closure for a literal or a symbol; ``value`` lets callers specialise on it."""
+    def constant(g, env):
+        return v
+    constant.value = v
+    return constant
+
+
+_WITH_CONSTANT = {
+    "+": lambda a, v: lambda g, env: a(g, env) + v,
+    "-": lambda a, v: lambda g, env: a(g, env) - v,
+    "==": lambda a, v: lambda g, env: a(g, env) == v,
+    "!=": lambda a, v: lambda g, env: a(g, env) != v,
+    "<": lambda a, v: lambda g, env: a(g, env) < v,
+    ">": lambda a, v: lambda g, env: a(g, env) > v,
+    "<=": lambda a, v: lambda g, env: a(g, env) <= v,
+    ">=": lambda a, v: lambda g, env: a(g, env) >= v,
+}
+
+
 class ExprCompiler:
     """Compiles expressions against a Program (which knows the declarations)."""
 
@@ -72,12 +92,10 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ literals
     def c_int(self, e, scope):
-        v = e["v"]
-        return lambda g, env: v
+        return _constant(e["v"])
 
     def c_str(self, e, scope):
-        v = e["v"]
-        return lambda g, env: v
+        return _constant(e["v"])
 
     def c_list(self, e, scope):
         items = [self.compile(i, scope) for i in e["items"]]
@@ -146,7 +164,7 @@ class ExprCompiler:
                     raise RuleRuntimeError("'%s' is not defined here" % name, pos)
             return ctx
         # Any other declared name is a symbol: a resource, a space, a building, an enum value.
-        return lambda g, env: name
+        return _constant(name)
 
     # ------------------------------------------------------------ operators
     def c_binop(self, e, scope):
@@ -166,6 +184,8 @@ class ExprCompiler:
             return lambda g, env: _mod(a(g, env), b(g, env))
         # Type clashes (a symbol compared with a number) surface as TypeError and are
         # reported by the engine with the position of the statement running.
+        if hasattr(b, "value") and op in _WITH_CONSTANT:
+            return _WITH_CONSTANT[op](a, b.value)      # `x > 0`, `n + 1`, `c == blue`: one call fewer
         if op == "+":
             return lambda g, env: a(g, env) + b(g, env)
         if op == "-":
@@ -206,6 +226,17 @@ class ExprCompiler:
         hoist = _Hoister(self, var, scope)
         item = self.compile(hoist.rewrite(e["item"], top=True), inner)
         cond = self.compile(hoist.rewrite(e["cond"]), inner) if e["cond"] is not None else None
+
+        if cond is not None and e["item"]["e"] == "name" and e["item"]["id"] == var:
+            def select(g, env):          # [t for t in xs if ...]: a filter keeps the items themselves
+                local = dict(env)
+                out = []
+                for v in it(g, env):
+                    local[var] = v
+                    if cond(g, local):
+                        out.append(v)
+                return out
+            return select
 
         def comp(g, env):
             out = []
