@@ -226,7 +226,6 @@ class Choose(Node):
     def legal(self, g, env):
         """[(id, bindings, option)] for every legal option, in declaration order."""
         g.memo = {}
-        g.piece_index = None
         try:
             return self._legal(g, env)
         finally:

@@ -57,7 +57,10 @@ def build_place_piece(c, st, scope):
         for piece in g.s.pieces:
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t
-                g.piece_index = None
+                index = g.piece_index
+                if index is not None:           # keep it: several moves a turn, queries in between
+                    index[(kind, f)].remove(piece)
+                    index.setdefault((kind, t), []).append(piece)
                 fc = face(g, env)
                 if fc != "keep":
                     piece[UP] = 1 if fc == "up" else 0
