@@ -117,6 +117,8 @@ class Program:
             d = self.lets[name]
             self._let_funcs[name] = lambda g, env: body(g, env)
             body = self.expr.compile(d["value"], frozenset(d["params"] or []) | {"player"})
+            if is_static(d["value"], self, frozenset(d["params"] or [])):
+                body = _memoised(body, d["params"] or [])
             self._let_funcs[name] = body
         return self._let_funcs[name]
 
@@ -169,6 +171,76 @@ class Program:
         return self.owner_nodes.get(kind)
 
 
+def _memoised(body, params):
+    """A let of the rules' data alone: one value per argument list, for the program's life."""
+    memo: dict = {}
+
+    def memoised(g, env):
+        try:
+            key = tuple([env[n] for n in params])
+            value = memo[key]
+        except KeyError:
+            value = memo[key] = body(g, env)
+        except TypeError:                     # an argument that is a list: not a key
+            return body(g, env)
+        return value[:] if type(value) is list else value
+    return memoised
+
+
+# Names whose value comes from the state or the context, never from the rules alone.
+_CONTEXT_NAMES = frozenset({"player", "target", "slot", "self", "round", "player_count"})
+
+# Functions of their arguments only (no state, no acting player, no player count).
+_PURE_FUNCTIONS = frozenset({"count", "sum", "max", "min", "abs", "first", "index", "position", "multisets",
+                             "tagged", "has_tag", "distinct", "combinations", "rank_by"})
+
+
+def _is_name_static(n, prog, bound, seen) -> bool:
+    if n in bound:
+        return True
+    if n in _CONTEXT_NAMES or n in prog.orders or n in prog.zones or (n in prog.counters and n not in prog.resources):
+        return False                             # read from the state (a resource's name is a symbol)
+    if n in prog.lets:
+        d = prog.lets[n]
+        return not d["params"] and _let_static(n, prog, seen)
+    return True                                  # a symbol, an enum, a table, a constant
+
+
+def _let_static(name, prog, seen) -> bool:
+    if name in seen:
+        return False                             # recursion: not worth proving
+    d = prog.lets[name]
+    return is_static(d["value"], prog, frozenset(d["params"] or []), seen | {name})
+
+
+def is_static(e, prog, bound=frozenset(), seen=frozenset()) -> bool:
+    """True when an expression's value follows from the rules and the names in ``bound`` alone."""
+    k = e["e"]
+    if k in ("int", "str"):
+        return True
+    if k == "name":
+        return _is_name_static(e["id"], prog, bound, seen)
+    if k == "list":
+        return all(is_static(i, prog, bound, seen) for i in e["items"])
+    if k == "dict":
+        return all(is_static(v, prog, bound, seen) for _, v in e["items"])
+    if k in ("binop", "range", "not", "neg", "if", "index"):
+        return all(is_static(e[f], prog, bound, seen) for f in ("left", "right", "lo", "hi", "x", "cond", "then",
+                                                                "else", "key") if f in e)
+    if k == "comp":
+        inner = bound | {e["var"]}
+        return (is_static(e["iter"], prog, bound, seen) and is_static(e["item"], prog, inner, seen)
+                and (e["cond"] is None or is_static(e["cond"], prog, inner, seen)))
+    if k == "call":
+        fn = e["fn"]
+        if not all(is_static(a, prog, bound, seen) for a in e["args"]):
+            return False
+        if fn in prog.lets:
+            return _let_static(fn, prog, seen)
+        return fn in _PURE_FUNCTIONS
+    return False
+
+
 def _is_constant(e, prog) -> bool:
     """True when an expression depends on no state: literals and symbols only."""
     k = e["e"]
@@ -176,7 +248,7 @@ def _is_constant(e, prog) -> bool:
         return True
     if k == "name":
         n = e["id"]
-        return not (n in prog.counters or n in prog.orders or n in ("player", "target", "slot", "self")
+        return not (n in prog.counters or n in prog.orders or n in prog.zones or n in _CONTEXT_NAMES
                     or (n in prog.lets and not _is_constant(prog.lets[n]["value"], prog)))
     if k in ("list",):
         return all(_is_constant(i, prog) for i in e["items"])

@@ -260,6 +260,9 @@ class MCTSAgent(SeededAgent):
     #: reused without copying states (the same choice among the same options is nearly always
     #: the same answer; it saves most of the copies).
     memo_myopic = True
+    #: Share of the budget spent on a decision outside a round of turns (what a building gives,
+    #: the provost, favors ...): they are many, mostly clear, and weigh less than the placements.
+    other_share = 1.0
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -358,11 +361,15 @@ class MCTSAgent(SeededAgent):
             hit = memo.get(key)
             if hit is not None:
                 return hit
+        # The searching player prefers doing something on ties (its alternatives are searched);
+        # another player is modelled doing nothing unless acting pays at once (a free move whose
+        # effect comes later -- moving the provost -- would otherwise be taken blindly).
+        pen = self.null_penalty if player == self._me else -self.null_penalty
         best, best_v = options[0], None
         for opt in options:
             c = game.clone()
             c.apply(opt)
-            v = self._margin(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+            v = self._margin(c, player) - (pen if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
                 best, best_v = opt, v
         if is_null(best):
@@ -449,11 +456,14 @@ class MCTSAgent(SeededAgent):
         use_max = self.backup == "max" or (self.backup == "auto" and not self._hidden and self.opponents == "policy")
         level = 0
         done = 0
+        share = 1.0 if self.other_share >= 1.0 or self._in_turns(game) else self.other_share
+        seconds = self.seconds * share if self.seconds is not None else None
+        iterations = max(1, int(round(self.iterations * share))) if self.iterations is not None else None
         while True:
-            if self.seconds is not None:
-                if done > 0 and time.perf_counter() - start >= self.seconds:
+            if seconds is not None:
+                if done > 0 and time.perf_counter() - start >= seconds:
                     break
-            elif done >= self.iterations:
+            elif done >= iterations:
                 break
             done += 1
             try:
