@@ -295,6 +295,12 @@ class ExprCompiler:
     def c_of(self, e, scope):
         x = self.compile(e["x"], scope)
         who = self.compile(e["player"], scope)
+        base = e["x"]
+        if base["e"] == "name" and base["id"] not in scope and base["id"] not in self.p.resources:
+            c = self.p.counters.get(base["id"])
+            if c is not None and c["scope"] == "player":
+                name = base["id"]       # `order_card of q`: read the seat's counter, no new scope
+                return lambda g, env: g.s.counters[name][who(g, env)]
 
         def of(g, env):
             local = dict(env)
