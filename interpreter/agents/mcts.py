@@ -251,11 +251,11 @@ class MCTSAgent(SeededAgent):
     #: rollout assumption) or "greedy" (in a round of turns -- placing workers -- they take the
     #: option the greedy agent values most, from values computed once per player and round;
     #: elsewhere the option whose immediate result is best for them).
-    opponent_model = "greedy"
+    opponent_model = "null"
     #: The searching player's own default policy in a round of turns: "myopic" (the immediate
     #: result: always the null option when acting costs now and pays later) or "greedy" (as the
     #: other players under ``opponent_model = "greedy"``).
-    own_turns = "greedy"
+    own_turns = "myopic"
     #: Within one search, a myopic answer is remembered by (player, prompt, legal options) and
     #: reused without copying states (the same choice among the same options is nearly always
     #: the same answer; it saves most of the copies).
@@ -263,6 +263,12 @@ class MCTSAgent(SeededAgent):
     #: Share of the budget spent on a decision outside a round of turns (what a building gives,
     #: the provost, favors ...): they are many, mostly clear, and weigh less than the placements.
     other_share = 1.0
+    #: Search values compare a seat with the other deciding seats: "max" (the best of them, as the
+    #: greedy agent) or "mean" (all of them: taking from any rival counts) ...
+    rival = "max"
+    #: ... counting their "score" (as the greedy agent) or "heuristic" (score and weighted
+    #: resources, as one's own: denying a rival resources counts).
+    rival_value = "score"
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -313,12 +319,23 @@ class MCTSAgent(SeededAgent):
         return self._heuristic(game, p) - max((sc[q] for q in range(game.s.humans) if q != p), default=0)
 
     def _margins(self, game) -> list[float]:
-        """Per seat: own heuristic value minus the best other deciding seat's score."""
+        """Per seat: own heuristic value minus the rivals' (``rival``, ``rival_value``)."""
         n = game.s.players
         humans = game.s.humans
-        sc = game.s.counters[game.prog.score]
-        return [self._heuristic(game, p) - max((sc[q] for q in range(humans) if q != p), default=0)
-                for p in range(n)]
+        if self.rival_value == "heuristic":
+            others = [self._heuristic(game, q) for q in range(humans)]
+        else:
+            others = list(game.s.counters[game.prog.score][:humans])
+        out = []
+        for p in range(n):
+            rest = [others[q] for q in range(humans) if q != p]
+            if not rest:
+                out.append(self._heuristic(game, p))
+            elif self.rival == "mean":
+                out.append(self._heuristic(game, p) - sum(rest) / len(rest))
+            else:
+                out.append(self._heuristic(game, p) - max(rest))
+        return out
 
     def _values(self, game, base: list[float]) -> list[float]:
         """A value for every seat: how much its margin grew since the root, over ``scale``.
@@ -395,21 +412,33 @@ class MCTSAgent(SeededAgent):
     def _turn_choice(self, game, player, options):
         """In a round of turns: the legal option the greedy agent values most for ``player``.
 
-        The values are computed the first time ``player`` is to move in this round during one
-        search and reused (a worker placement's value hardly depends on the placements before it;
-        taken spaces and costs out of reach are no longer legal).
+        Values are kept relative to the null option (pass) valued in the same state, computed
+        the first time ``player`` meets an option in this round during one search and reused (a
+        worker placement's value hardly depends on the placements before it; taken spaces and
+        costs out of reach are no longer legal).  An option not yet valued (a space that was
+        taken in the state where the others were valued) is valued when first met.
         """
         key = (player, game.s.round)
         values = self._turn_values.get(key)
         if values is None:
-            values = self._turn_values[key] = self._greedy_values(game, player, options)
+            values = self._turn_values[key] = {}
+        missing = [o for o in options if o not in values]
+        if missing:
+            null = next((o for o in options if is_null(o)), None)
+            if null is not None and null not in missing:
+                missing.append(null)
+            v = self._greedy_values(game, player, missing)
+            anchor = v[null] if null is not None else 0.0
+            if null is not None and null in values:
+                anchor -= values[null]
+            for o in missing:
+                if o not in values:
+                    values[o] = v[o] - anchor
         best, best_v = None, None
         for o in options:
-            v = values.get(o)
-            if v is not None and (best_v is None or v > best_v):
+            v = values[o]
+            if best_v is None or v > best_v:
                 best, best_v = o, v
-        if best is None:
-            best = next((o for o in options if is_null(o)), options[0])
         return best
 
     def _rollout(self, game, last_round):
