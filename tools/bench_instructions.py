@@ -1,0 +1,91 @@
+"""Instructions per random game, counted by valgrind: a speed figure that other processes cannot disturb.
+
+    python -m tools.bench_instructions                    # caylus, caylus1303, ys; 5 four-player games each
+    python -m tools.bench_instructions ys --games 10 --json
+    git worktree add /tmp/before HEAD~5 && python -m tools.bench_instructions --tree /tmp/before   # a past engine
+
+Wall-clock and even CPU-time rates move by 10-30% when other processes share the cores (caches,
+hyper-threads, frequency); the number of instructions the interpreter executes for the same seeded
+games does not.  So an optimisation is measured here, on the same games before and after, and
+``tools.bench_sim`` gives the rates a user sees.
+
+Each ruleset is run twice under ``valgrind --tool=callgrind``: once loading the rules and creating
+a game, once doing the same and then playing ``--games`` random games (seeds 0.., uniform over the
+legal options with a seeded ``random.Random``); the difference divided by the games is the figure.  Needs
+valgrind on the PATH; about a minute per ruleset.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+RULESETS = ("caylus", "caylus1303", "ys")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+# The measured work, run inside valgrind from a checkout given as argv[1] (so a past commit's engine can
+# be measured with today's tool): load the rules, create a game, then argv[3] random games.
+_CHILD = """
+import random, sys
+sys.path.insert(0, sys.argv[1])
+from dsl.loader import load_checked
+from interpreter.engine import Game
+rs = load_checked(sys.argv[2])
+players = int(sys.argv[4])
+Game.new(rs, players=players, seed=0)
+for seed in range(int(sys.argv[3])):
+    g = Game.new(rs, players=players, seed=seed)
+    rng = random.Random(seed)
+    while not g.s.finished:
+        options = g.legal_options()
+        g.apply(options[rng.randrange(len(options))])
+"""
+
+
+def _instructions(tree: str, ruleset: str, games: int, players: int) -> int:
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull,
+           sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=tree)
+    found = _COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError("valgrind failed for %s: %s" % (ruleset, done.stderr.strip()[-400:]))
+    return int(found.group(1))
+
+
+def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
+    base = _instructions(tree, ruleset, 0, players)
+    total = _instructions(tree, ruleset, games, players)
+    return {"games": games, "players": players, "load_minstr": round(base / 1e6),
+            "minstr_per_game": round((total - base) / games / 1e6, 1)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tools.bench_instructions", description=__doc__.split("\n")[0])
+    ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
+    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--tree", default=ROOT, help="the checkout whose engine is measured (default: this one)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("bench_instructions: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    out = {}
+    for name in args.rulesets:
+        out[name] = r = measure(os.path.abspath(args.tree), name, args.games, args.players)
+        if not args.json:
+            print("%-10s %2d players  %7.1f M instructions a random game  (load %d M)"
+                  % (name, args.players, r["minstr_per_game"], r["load_minstr"]), flush=True)
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
