@@ -114,14 +114,19 @@ class EffectCompiler:
                 params.append((prm["name"], it, where, independent))
             when = self.ex.compile(o["when"], inner) if o["when"] is not None else None
             when_fixed = when is not None and not (names_in(o["when"]) & earlier)
-            requires = self._requirement(o["body"], inner)
+            paid_with: set = set()
+            requires = self._requirement(o["body"], inner, paid_with)
+            requires_fixed = requires is not None and not (paid_with & earlier)
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
-                                    when_fixed))
+                                    when_fixed, requires_fixed))
         return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])
 
-    def _requirement(self, body, scope):
-        """An option is legal only if the payments that open its effect can be made."""
-        checks = self._leading_payments(body, scope, 0)
+    def _requirement(self, body, scope, names: set):
+        """An option is legal only if the payments that open its effect can be made.
+
+        ``names`` receives every name the payments' arguments mention (the option's
+        parameters among them make the check depend on the parameters' values)."""
+        checks = self._leading_payments(body, scope, 0, names)
         if not checks:
             return None
 
@@ -156,17 +161,20 @@ class EffectCompiler:
         requires.checks = checks          # read by interpreter/explain.py to say what is missing
         return requires
 
-    def _leading_payments(self, body, scope, depth):
+    def _leading_payments(self, body, scope, depth, names: set):
         """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""
         checks = []
         for st in body:
+            if depth == 0 and st["s"] == "call":
+                names |= names_in([st["args"], st.get("kw")])
+                names |= {a["what"] for a in st["args"] if a.get("e") == "amount"}   # `pay 1 c`
             if st["s"] == "call" and st["name"] == "pay":
                 checks.append(self.amounts(st["args"], scope))
             elif st["s"] == "call" and st["name"] == "place_worker":
                 checks.append(None)
             elif st["s"] == "call" and st["name"] in self.p.effects and depth < 4 and not st["kw"]:
                 d = self.p.effects[st["name"]]
-                inner = self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, depth + 1)
+                inner = self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, depth + 1, names)
                 if not inner:
                     break
                 args = [self.ex.compile(a, scope) for a in st["args"]]

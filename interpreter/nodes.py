@@ -210,11 +210,12 @@ class Break(Node):
 
 
 class Option:
-    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed")
+    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed", "requires_fixed")
 
-    def __init__(self, name, params, when, requires, body, pos, when_fixed=False):
+    def __init__(self, name, params, when, requires, body, pos, when_fixed=False, requires_fixed=False):
         self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
-        self.when_fixed = when_fixed     # `when` names none of the parameters: tested once, not per binding
+        # `when` or the payments name none of the parameters: tested once, not per binding.
+        self.when_fixed, self.requires_fixed = when_fixed, requires_fixed
 
 
 class Choose(Node):
@@ -239,6 +240,10 @@ class Choose(Node):
                 if not when(g, env):
                     continue
                 when = None
+            if opt.requires_fixed and opt.params:
+                if not requires(g, env):
+                    continue
+                requires = None
             params = opt.params
             if not params:
                 if (when is None or when(g, env)) and (requires is None or requires(g, env)):

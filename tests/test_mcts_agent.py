@@ -89,3 +89,35 @@ def test_cli_play_with_mcts():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["agents"][0] == "mcts:2" and len(d["scores"]) == 3
+
+
+def _first_placement(seed=2):
+    g = Game.new("caylus", players=4, seed=seed)
+    assert MCTSAgent._in_turns(g)            # Caylus starts with the placement of workers
+    return g
+
+
+def test_turn_model_follows_the_greedy_values():
+    g = _first_placement()
+    p = g.current_player()
+    a = make_agent("mcts:5", 2, p)
+    a._prepare(g)
+    a._me = (p + 1) % 4                      # model ``p`` as another player
+    options = g.legal_options()
+    values = a._greedy_values(g, p, options)
+    choice = a._turn_choice(g, p, options)
+    assert values[choice] == max(values.values())
+    # Values are cached relative to passing; an option met later is valued then.
+    cached = a._turn_values[(p, g.s.round)]
+    assert cached["pass"] == 0.0 and set(cached) == set(options)
+
+
+def test_other_share_spends_less_outside_turns():
+    g = _first_placement()
+    while MCTSAgent._in_turns(g) or len(g.legal_options()) < 2:
+        g.apply("pass" if "pass" in g.legal_options() else g.legal_options()[0])
+    p = g.current_player()
+    a = make_agent("mcts:20", 2, p)
+    a.other_share = 0.25
+    a.choose(g, p)
+    assert a.stats["iterations"] == 5

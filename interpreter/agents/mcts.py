@@ -259,7 +259,7 @@ class MCTSAgent(SeededAgent):
     #: Within one search, a myopic answer is remembered by (player, prompt, legal options) and
     #: reused without copying states (the same choice among the same options is nearly always
     #: the same answer; it saves most of the copies).
-    memo_myopic = True
+    memo_myopic = False
     #: Share of the budget spent on a decision outside a round of turns (what a building gives,
     #: the provost, favors ...): they are many, mostly clear, and weigh less than the placements.
     other_share = 1.0
@@ -269,6 +269,8 @@ class MCTSAgent(SeededAgent):
     #: ... counting their "score" (as the greedy agent) or "heuristic" (score and weighted
     #: resources, as one's own: denying a rival resources counts).
     rival_value = "score"
+    #: The greedy agent's resource weights are multiplied by this in the search's evaluation.
+    resource_scale = 1.0
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -300,7 +302,7 @@ class MCTSAgent(SeededAgent):
         prog = game.prog
         if prog is not self._prog:
             self._prog = prog
-            self._weights = [(r, w) for r, w in resource_weights(prog).items() if w]
+            self._weights = [(r, w * self.resource_scale) for r, w in resource_weights(prog).items() if w]
             self._hidden = hides_information(prog)
             self._greedy = GreedyAgent(self.seed, self.seat)
             self._greedy.rng = self.rng
