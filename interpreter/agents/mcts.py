@@ -271,6 +271,10 @@ class MCTSAgent(SeededAgent):
     rival_value = "score"
     #: The greedy agent's resource weights are multiplied by this in the search's evaluation.
     resource_scale = 1.0
+    #: Owned buildings in the evaluation: ``tile_weight`` (in points) for each one the others can
+    #: work, and its income counted for ``income_rounds`` rounds (0 and 0: as the greedy agent).
+    tile_weight = 0.0
+    income_rounds = 0.0
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -286,6 +290,7 @@ class MCTSAgent(SeededAgent):
         self._greedy = None
         self._turn_values: dict = {}
         self._myopic_memo = None
+        self._tile_bonuses: dict = {}
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
 
     @classmethod
@@ -304,15 +309,42 @@ class MCTSAgent(SeededAgent):
             self._prog = prog
             self._weights = [(r, w * self.resource_scale) for r, w in resource_weights(prog).items() if w]
             self._hidden = hides_information(prog)
+            self._tile_bonuses = {}
             self._greedy = GreedyAgent(self.seed, self.seat)
             self._greedy.rng = self.rng
             self._greedy._prepare(game)
+
+    def _tile_bonus(self, kind) -> float:
+        """What owning a building of ``kind`` is worth beyond the prestige it scored when built:
+        ``tile_weight`` if others can work it (they pay its owner), plus its income for
+        ``income_rounds`` rounds at the cheapest resource's weight."""
+        b = self._prog.buildings.get(kind)
+        if b is None:
+            return 0.0
+        cat = self._prog.categories.get(b.get("category"), {})
+        money = min((w for _, w in self._weights if w > 0), default=0.0)
+        return (self.tile_weight if cat.get("workable") else 0.0) + (b.get("income") or 0) * money * self.income_rounds
+
+    def _tiles_value(self, game, p) -> float:
+        if not self.tile_weight and not self.income_rounds:
+            return 0.0
+        bonus = self._tile_bonuses
+        v = 0.0
+        for kind, owner in game.s.tiles.values():
+            if owner == p:
+                b = bonus.get(kind)
+                if b is None:
+                    b = bonus[kind] = self._tile_bonus(kind)
+                v += b
+        return v
 
     def _heuristic(self, game, p) -> float:
         counters = game.s.counters
         v = float(counters[game.prog.score][p])
         for r, w in self._weights:
             v += w * counters[r][p]
+        if self.tile_weight or self.income_rounds:
+            v += self._tiles_value(game, p)
         return v
 
     def _margin(self, game, p) -> float:
