@@ -36,6 +36,9 @@ class Ruleset:
     files: list[str]                      # the file each declaration came from (parallel to decls)
     chain: list[str] = field(default_factory=list)   # files from the base game to the variant
     digest: str = ""
+    # Phases whose steps come from several files (a variant replaced or added a step):
+    # (phase kind, phase name) -> {step name: the file its body came from}.
+    step_files: dict = field(default_factory=dict)
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -263,6 +266,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 continue
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
+            rs.step_files.pop(key, None)
         elif op == "remove":
             key = (ch["kind"], ch["name"])
             if key not in index:
@@ -272,6 +276,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
             i = index.pop(key)
             rs.decls[i] = None
             rs.files[i] = None
+            rs.step_files.pop(key, None)
         elif op in ("replace_step", "remove_step", "add_step"):
             key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
             if key is None:
@@ -279,6 +284,8 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 continue
             phase = dict(rs.decls[index[key]])
             steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
+            # The phase is now this file's, but its other steps keep the file they came from.
+            origins = dict(rs.step_files.get(key) or {s: rs.files[index[key]] for s in steps})
             if op == "add_step":
                 if ch["step"] in steps:
                     err(ch["pos"], "phase '%s' already has a step '%s'; use 'replace step'" % (ch["phase"], ch["step"]))
@@ -295,6 +302,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 phase["body"] = body
                 rs.decls[index[key]] = phase
                 rs.files[index[key]] = path
+                rs.step_files[key] = {**origins, ch["step"]: path}
                 continue
             body, found = [], False
             for st in phase["body"]:
@@ -311,6 +319,11 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
             phase["body"] = body
             rs.decls[index[key]] = phase
             rs.files[index[key]] = path
+            if op == "replace_step":
+                origins[ch["step"]] = path
+            else:
+                origins.pop(ch["step"], None)
+            rs.step_files[key] = origins
     keep = [(d, f) for d, f in zip(rs.decls, rs.files) if d is not None]
     rs.decls = [d for d, _ in keep]
     rs.files = [f for _, f in keep]

@@ -56,6 +56,7 @@ class Symbols:
                 zones = [d.get("start")] + list(d.get("private") or []) + list(d.get("public") or [])
                 for z in dict.fromkeys(z for z in zones if isinstance(z, str)):
                     self.by_name.setdefault(z, []).append(("piece place", i))
+        self.node_files = _step_node_files(ruleset)
         self.builtin = always_defined()
         self.resources = self.names("resource")
         self.counters = self.of_kind.get("counter", {})
@@ -90,11 +91,39 @@ class Symbols:
 
     def diag(self, i: int | None, node_or_pos, code: str, message: str, severity: str | None = None) -> Diagnostic:
         """A diagnostic in the file of declaration `i`, at a node's (or a pos list's) position."""
-        pos = node_or_pos.get("pos") if isinstance(node_or_pos, dict) else node_or_pos
+        path = None
+        if isinstance(node_or_pos, dict):
+            pos = node_or_pos.get("pos")
+            path = self.node_files.get(id(node_or_pos))     # in a step another file gave this phase
+        else:
+            pos = node_or_pos
         line, col = _line_col(pos)
         from ..diagnostics import CODES
         sev = severity or CODES.get(code, ("error",))[0]
-        return Diagnostic(self.path(i), line, col, sev, code, message)
+        return Diagnostic(path or self.path(i), line, col, sev, code, message)
+
+
+def _step_node_files(ruleset) -> dict[int, str]:
+    """id of every IR node inside a step that came from another file than its phase -> that file."""
+    out: dict[int, str] = {}
+    step_files = getattr(ruleset, "step_files", None) or {}
+    if not step_files:
+        return out
+    for d, path in zip(ruleset.decls, ruleset.files):
+        origins = step_files.get((d["kind"], d.get("name") or d["kind"]))
+        for st in (d.get("body") or []) if origins else []:
+            origin = origins.get(st.get("name")) if st.get("s") == "step" else None
+            if origin is None or origin == path:
+                continue
+            stack = [st]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, dict):
+                    out[id(x)] = origin
+                    stack.extend(x.values())
+                elif isinstance(x, list):
+                    stack.extend(x)
+    return out
 
 
 def _line_col(pos) -> tuple[int, int]:
