@@ -1,0 +1,101 @@
+"""The expression compiler's optimisations keep the rules' meaning.
+
+- a comprehension's loop-invariant parts are computed once, and only when the original would
+  have computed them (never for an empty list, never past a short-circuit);
+- lets that follow from the rules alone are memoised, and the purity analysis never calls a
+  let static when it reads the state, the acting player, the round or the player count;
+- option enumeration tests a `when` free of the parameters once, with the same outcome.
+"""
+from __future__ import annotations
+
+import pytest
+
+from dsl.loader import load_checked
+from interpreter.engine import Game
+from interpreter.program import _PURE_FUNCTIONS, is_static, program_for
+
+GAME = """game g "Compiler":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+
+resource pp "prestige"
+counter tokens per player start 2
+zone pile
+
+let empty = []
+let bad() = [1, 2][5]
+let best(xs) = [c for c in xs if c == max([d for d in xs])]
+let doubled(n) = [n, n]
+let now() = round
+let seats() = player_count
+let mine() = tokens
+let piled() = count(pile)
+
+phase main "Main":
+    each player in players():
+        gain count([x for x in empty if x == bad()]) pp
+        gain count([x for x in [1, 2] if x > 5 and x == bad()]) pp
+        gain first(best([3, 1, 4, 1, 5])) pp
+        choose "Take":
+            option take(k in [1, 2, 3]) when tokens > 1:
+                gain k pp
+            option wait: nothing
+"""
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    path = tmp_path_factory.mktemp("compiler") / "g.rules"
+    path.write_text(GAME)
+    return load_checked(str(path))
+
+
+def test_hoisted_parts_run_only_where_the_rule_would_run_them(rules):
+    # bad() fails if it is ever evaluated: neither an empty list nor a failed `x > 5` reaches it.
+    g = Game.new(rules, players=2, seed=0)
+    assert g.current_player() == 0
+    assert g.scores() == [5, 0]          # first(best([3, 1, 4, 1, 5])) == 5: the max computed once is right
+
+
+def test_when_free_of_the_parameters_gives_the_same_options(rules):
+    g = Game.new(rules, players=2, seed=0)
+    assert g.legal_options() == ["take:1", "take:2", "take:3", "wait"]
+    g.s.counters["tokens"][1] = 1         # `when tokens > 1` fails for the second player: no take at all
+    g.apply("take:3")
+    # The second player had one option left ("wait"), which is played for them: the game is over.
+    assert g.finished and g.scores() == [8, 5]
+
+
+def test_purity_analysis(rules):
+    prog = program_for(rules)
+
+    def static(name):
+        d = prog.lets[name]
+        return is_static(d["value"], prog, frozenset(d["params"] or []))
+
+    assert static("best") and static("doubled") and static("bad") and static("empty")
+    for name in ("now", "seats", "mine", "piled"):
+        assert not static(name), name
+
+
+def test_purity_analysis_on_shipped_rules():
+    prog = program_for(load_checked("ys"))
+    static = {n for n, d in prog.lets.items() if is_static(d["value"], prog, frozenset(d["params"] or []))}
+    assert {"areas", "area_of", "column", "board", "port_gems"} <= static
+    # They read quotations, pieces, the hand or the acting player's counters.
+    assert not static & {"colors_by_value", "ranking", "free_targets", "playable", "tie_keys", "sources"}
+
+
+def test_memoised_lets_hand_out_copies(rules):
+    prog = program_for(rules)
+    doubled = prog.let_function("doubled")
+    first = doubled(None, {"player": 0, "n": 7})
+    first.append("changed")
+    assert doubled(None, {"player": 0, "n": 7}) == [7, 7]
+
+
+def test_pure_functions_are_declared_functions():
+    from dsl.primitives import FUNCTIONS
+    assert _PURE_FUNCTIONS <= set(FUNCTIONS)
