@@ -38,6 +38,7 @@ def explain(g, option: str) -> str:
         return "nobody has a decision to make now"
     if option in s.pending["options"]:
         return "'%s' is legal" % option
+    g.piece_index = None          # rebuilt from the state as it is now (the engine is not running)
     frame = s.stack[-1]
     node = g.prog.nodes[frame[0]]
     prose = Prose(g.rs.decls)
