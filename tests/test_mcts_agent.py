@@ -121,3 +121,24 @@ def test_other_share_spends_less_outside_turns():
     a.other_share = 0.25
     a.choose(g, p)
     assert a.stats["iterations"] == 5
+
+
+def test_owned_buildings_are_valued_from_the_rules():
+    g = Game.new("caylus", players=4, seed=1)
+    a = MCTSAgent(1, 0)
+    a.tile_uses, a.income_rounds = 2.0, 3.0
+    a._prepare(g)
+    w = dict(a._weights)
+    # Another player's worker on one's building gains its owner 1 PP (a trigger on worker placement) ...
+    assert a._tile_bonus("wood_sawmill") == pytest.approx(2.0 * 1)
+    # ... and a stone farm also gives its owner a cube (its ``owner:`` block).
+    assert a._tile_bonus("stone_farm") == pytest.approx(2.0 * (1 + w["food"]))
+    # A residence is not workable; its income (1) counts for ``income_rounds`` at the cheapest weight.
+    assert a._tile_bonus("residence") == pytest.approx(3.0 * 1 * min(w.values()))
+    # The evaluation counts the buildings a player owns.
+    before = a._heuristic(g, 0)
+    g.s.tiles["x"] = ["wood_sawmill", 0]
+    assert a._heuristic(g, 0) == pytest.approx(before + 2.0)
+    a.tile_uses = a.income_rounds = 0
+    a._tile_bonuses = {}
+    assert a._heuristic(g, 0) == pytest.approx(before)

@@ -271,9 +271,10 @@ class MCTSAgent(SeededAgent):
     rival_value = "score"
     #: The greedy agent's resource weights are multiplied by this in the search's evaluation.
     resource_scale = 1.0
-    #: Owned buildings in the evaluation: ``tile_weight`` (in points) for each one the others can
-    #: work, and its income counted for ``income_rounds`` rounds (0 and 0: as the greedy agent).
-    tile_weight = 0.0
+    #: Owned buildings in the evaluation (see ``_tile_bonus``): what the owner gains when another
+    #: player works one, counted ``tile_uses`` times, and its income counted ``income_rounds``
+    #: times (0 and 0: as the greedy agent).
+    tile_uses = 0.0
     income_rounds = 0.0
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
@@ -291,6 +292,7 @@ class MCTSAgent(SeededAgent):
         self._turn_values: dict = {}
         self._myopic_memo = None
         self._tile_bonuses: dict = {}
+        self._owner_gain = None
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
 
     @classmethod
@@ -310,23 +312,57 @@ class MCTSAgent(SeededAgent):
             self._weights = [(r, w * self.resource_scale) for r, w in resource_weights(prog).items() if w]
             self._hidden = hides_information(prog)
             self._tile_bonuses = {}
+            self._owner_gain = None
             self._greedy = GreedyAgent(self.seed, self.seat)
             self._greedy.rng = self.rng
             self._greedy._prepare(game)
 
+    def _gain_value(self, body) -> float:
+        """The value of what a block of rule statements gains (``gain`` calls, the best branch of a
+        choice or a condition), at the evaluation's weights (the score resource counts 1)."""
+        weights = dict(self._weights)
+        weights[self._prog.score] = 1.0
+        total = 0.0
+        for st in body or []:
+            kind = st.get("s")
+            if kind == "call" and st.get("name") == "gain":
+                for a in st.get("args", []):
+                    n = a.get("n") if isinstance(a, dict) else None
+                    if a.get("e") == "amount" and isinstance(n, dict) and n.get("e") == "int":
+                        total += n["v"] * weights.get(a.get("what"), 0.0)
+            elif kind == "choose":
+                total += max((self._gain_value(o.get("body")) for o in st.get("options", [])), default=0.0)
+            elif kind == "if":
+                branches = [b[1] for b in st.get("branches", [])] + [st.get("else")]
+                total += max((self._gain_value(b) for b in branches), default=0.0)
+            elif kind == "as":
+                total += self._gain_value(st.get("body"))
+        return total
+
     def _tile_bonus(self, kind) -> float:
-        """What owning a building of ``kind`` is worth beyond the prestige it scored when built:
-        ``tile_weight`` if others can work it (they pay its owner), plus its income for
-        ``income_rounds`` rounds at the cheapest resource's weight."""
+        """What owning a building of ``kind`` is worth beyond the prestige it scored when built.
+
+        Derived from the rules: a building others can work pays its owner, on each use by
+        another player, what the triggers on worker placement gain (Caylus: 1 prestige point) and
+        what the building's ``owner:`` block gains (a stone building's cube); that is counted
+        ``tile_uses`` times.  Its income is counted ``income_rounds`` times at the cheapest
+        resource's weight.
+        """
         b = self._prog.buildings.get(kind)
         if b is None:
             return 0.0
         cat = self._prog.categories.get(b.get("category"), {})
+        v = 0.0
+        if cat.get("workable") and self.tile_uses:
+            if self._owner_gain is None:
+                self._owner_gain = sum(self._gain_value(t.get("body")) for t in self._prog.rs.decls
+                                       if t.get("kind") == "trigger" and t.get("event") == "worker_placed")
+            v += self.tile_uses * (self._owner_gain + self._gain_value(b.get("owner")))
         money = min((w for _, w in self._weights if w > 0), default=0.0)
-        return (self.tile_weight if cat.get("workable") else 0.0) + (b.get("income") or 0) * money * self.income_rounds
+        return v + (b.get("income") or 0) * money * self.income_rounds
 
     def _tiles_value(self, game, p) -> float:
-        if not self.tile_weight and not self.income_rounds:
+        if not self.tile_uses and not self.income_rounds:
             return 0.0
         bonus = self._tile_bonuses
         v = 0.0
@@ -343,7 +379,7 @@ class MCTSAgent(SeededAgent):
         v = float(counters[game.prog.score][p])
         for r, w in self._weights:
             v += w * counters[r][p]
-        if self.tile_weight or self.income_rounds:
+        if self.tile_uses or self.income_rounds:
             v += self._tiles_value(game, p)
         return v
 
