@@ -73,6 +73,8 @@ def main(argv=None) -> int:
     ap.add_argument("--tree", default=ROOT, help="the checkout whose engine is measured (default: this one)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
     if shutil.which("valgrind") is None:
         print("bench_instructions: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2

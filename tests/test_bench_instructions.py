@@ -1,0 +1,32 @@
+"""tools/bench_instructions: the measured work plays real games, and the figure is computed from
+valgrind's counts (valgrind itself is not run here: a measurement takes minutes)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tools import bench_instructions as bi
+
+
+def test_the_measured_work_plays_games_from_the_given_checkout():
+    # The child program alone (no valgrind): two Caylus games from this checkout.
+    done = subprocess.run([sys.executable, "-c", bi._CHILD + "\nprint(g.s.finished, g.s.decisions)",
+                           bi.ROOT, "caylus", "2", "4"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    finished, decisions = done.stdout.split()
+    assert finished == "True" and int(decisions) > 100
+
+
+def test_figure_is_the_difference_per_game(monkeypatch):
+    counts = {0: 1_000_000_000, 4: 1_400_000_000}
+    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players: counts[games])
+    assert bi.measure(bi.ROOT, "ys", 4, 4) == {"games": 4, "players": 4, "load_minstr": 1000,
+                                               "minstr_per_game": 100.0}
+
+
+def test_games_must_be_positive(capsys):
+    with pytest.raises(SystemExit):
+        bi.main(["caylus", "--games", "0"])
+    assert "--games" in capsys.readouterr().err
