@@ -67,7 +67,8 @@ def play_one(ruleset, players, seed, seat, spec, policy=None, variant=None, sett
     return {"seed": seed, "seat": seat, "budget": spec, "policy": policy or m.policy, "scores": sc, "winners": winners,
             "win": (1.0 / len(winners)) if seat in winners else 0.0, "beaten": beaten, "opponents": players - 1,
             "rank": rank, "wall": round(wall, 2), "cpu": round(cpu, 2), "settings": settings or {}, "mcts_decisions": m.stats["decisions"],
-            "mcts_iterations": m.stats["iterations"], "mcts_seconds": round(m.stats["seconds"], 2)}
+            "mcts_iterations": m.stats["iterations"], "mcts_seconds": round(m.stats["seconds"], 2),
+            "mcts_cpu_seconds": round(m.stats.get("cpu_seconds", 0.0), 2)}
 
 
 def summary(paths) -> dict:
@@ -81,6 +82,7 @@ def summary(paths) -> dict:
     dec = sum(r["mcts_decisions"] for r in rows)
     secs = sum(r["mcts_seconds"] for r in rows)
     its = sum(r["mcts_iterations"] for r in rows)
+    cpu = sum(r.get("mcts_cpu_seconds", r["mcts_seconds"]) for r in rows)
     return {"games": n, "win_rate": wins / n if n else 0, "win_ci95": wilson(wins, n),
             "pairwise_rate": beaten / pairs if pairs else 0, "pairwise_ci95": wilson(beaten, pairs),
             "mean_rank": sum(r["rank"] for r in rows) / n if n else 0,
@@ -89,6 +91,8 @@ def summary(paths) -> dict:
             "cpu_seconds_max": max((r.get("cpu", r["wall"]) for r in rows), default=0),
             "mcts_seconds_per_game": secs / n if n else 0,
             "mcts_decisions_per_second": dec / secs if secs else 0,
+            "mcts_cpu_seconds_per_game": cpu / n if n else 0,
+            "mcts_decisions_per_cpu_second": dec / cpu if cpu else 0,
             "iterations_per_decision": its / dec if dec else 0}
 
 

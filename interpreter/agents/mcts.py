@@ -274,7 +274,7 @@ class MCTSAgent(SeededAgent):
     #: Owned buildings in the evaluation (see ``_tile_bonus``): what the owner gains when another
     #: player works one, counted ``tile_uses`` times, and its income counted ``income_rounds``
     #: times (0 and 0: as the greedy agent).
-    tile_uses = 0.0
+    tile_uses = 1.0
     income_rounds = 0.0
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
@@ -293,7 +293,7 @@ class MCTSAgent(SeededAgent):
         self._myopic_memo = None
         self._tile_bonuses: dict = {}
         self._owner_gain = None
-        self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0}
+        self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu_seconds": 0.0}
 
     @classmethod
     def from_spec(cls, seed: int, seat: int, spec: str | None) -> "MCTSAgent":
@@ -549,6 +549,7 @@ class MCTSAgent(SeededAgent):
         self._turn_values = {}
         self._myopic_memo = {} if self.memo_myopic else None
         start = time.perf_counter()
+        cpu = time.process_time()
         root = _Node(None)
         # Max backup when the search is a deterministic plan (nothing hidden, other players on the
         # default policy): an option is worth its best continuation, not the average of the tried ones.
@@ -581,6 +582,7 @@ class MCTSAgent(SeededAgent):
         self.stats["decisions"] += 1
         self.stats["iterations"] += done
         self.stats["seconds"] += time.perf_counter() - start
+        self.stats["cpu_seconds"] += time.process_time() - cpu
         return choice
 
     def _iterate(self, game, player, root, use_max, level):
