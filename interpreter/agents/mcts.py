@@ -33,6 +33,9 @@ The search:
   answers myopically (the option whose immediate result is best, a prompt that
   once preferred doing nothing answered with its null option again), the
   others "do nothing" (their null option when they have one).
+  ``opponent_model = "greedy"`` (an experiment, weaker so far) makes the others
+  place workers on the spaces the greedy agent values most for them and answer
+  other prompts myopically instead.
 - **Progressive widening in the default policy's order.**  Below the root a
   node visited n times may have ``1 + widening * sqrt(n)`` children, tried
   in order: the default policy's choice first, then the others at random.  So
@@ -42,15 +45,20 @@ The search:
   the end of the current round (plus ``rounds_ahead``), so no line of play is
   valued later -- and so with more income -- than another.  The state is then
   valued per seat as in the greedy agent (score plus weighted resources, minus
-  the best other score), as ``(that - the same at the root) / scale``; a
-  finished game adds the rank (+1 sole winner ... -1 last).
+  the best other score) plus what the buildings the seat owns will still pay
+  it (``_tile_bonus``: for a building the others can work, what its owner gains
+  when another player works it, read from the rules' triggers on worker
+  placement and the building's ``owner:`` block), as
+  ``(that - the same at the root) / scale``; a finished game adds the rank
+  (+1 sole winner ... -1 last).
 - **Backup and choice**: when the search is a deterministic plan (nothing
   hidden, other players on the default policy) an option is worth its best
   continuation (max backup) and the best is chosen; otherwise values are
   averaged and the most visited option is chosen.
 
 Nothing here knows a particular game: only the engine's general mechanisms
-(the score counter, resources, rounds, turns, pieces and zones).
+(the score counter, resources, rounds, turns, pieces, zones, buildings and
+their categories, triggers).
 """
 from __future__ import annotations
 
