@@ -49,15 +49,12 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "memo", "piece_index")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
         self.rs, self.prog, self.s, self.seed = rs, prog, state, seed
         self.variant = rs.variant
-        # While options are enumerated the state cannot change, so derived data
-        # (piece counts per place...) may be memoised in this dict; None otherwise.
-        self.memo = None
         # Pieces by (kind, place), built on demand while the engine runs and dropped when a
         # piece moves (prims_pieces) or a run starts, so edits of the state between calls are seen.
         self.piece_index = None

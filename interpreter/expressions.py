@@ -224,7 +224,6 @@ class ExprCompiler:
         # Parts of the item and the filter that do not depend on the loop variable are
         # evaluated once per comprehension (on first use, so nothing runs that would not).
         hoist = _Hoister(self, var, scope)
-        item = self.compile(hoist.rewrite(e["item"], top=True), inner)
         cond = self.compile(hoist.rewrite(e["cond"]), inner) if e["cond"] is not None else None
 
         if cond is not None and e["item"]["e"] == "name" and e["item"]["id"] == var:
@@ -237,6 +236,8 @@ class ExprCompiler:
                         out.append(v)
                 return out
             return select
+
+        item = self.compile(hoist.rewrite(e["item"], top=True), inner)
 
         def comp(g, env):
             out = []

@@ -226,13 +226,6 @@ class Choose(Node):
 
     def legal(self, g, env):
         """[(id, bindings, option)] for every legal option, in declaration order."""
-        g.memo = {}
-        try:
-            return self._legal(g, env)
-        finally:
-            g.memo = None
-
-    def _legal(self, g, env):
         out = []
         for opt in self.options:
             when, requires = opt.when, opt.requires
@@ -240,7 +233,7 @@ class Choose(Node):
                 if not when(g, env):
                     continue
                 when = None
-            if opt.requires_fixed and opt.params:
+            if opt.requires_fixed:
                 if not requires(g, env):
                     continue
                 requires = None

@@ -95,20 +95,13 @@ class Program:
 
     # ------------------------------------------------------------ lets
     def let_value(self, name):
-        """A closure for a parameterless let; constant lets are evaluated once."""
+        """A closure for a parameterless let; one that follows from the rules alone is evaluated once."""
         if name in self._let_cache:
             return self._let_cache[name]
         d = self.lets[name]
         self._let_cache[name] = lambda g, env: f(g, env)  # allows self-reference to fail cleanly
         f = self.expr.compile(d["value"], frozenset({"player"}))
-        if _is_constant(d["value"], self):
-            value = f(None, {})
-            if isinstance(value, list):
-                result = lambda g, env: value[:]  # noqa: E731 - callers may mutate lists
-            else:
-                result = lambda g, env: value  # noqa: E731
-        else:
-            result = f
+        result = _memoised(f, []) if is_static(d["value"], self) else f
         self._let_cache[name] = result
         return result
 
@@ -172,7 +165,8 @@ class Program:
 
 
 def _memoised(body, params):
-    """A let of the rules' data alone: one value per argument list, for the program's life."""
+    """A let of the rules' data alone: one value per argument list, for the program's life
+    (computed on first use; callers get their own copy of a list)."""
     memo: dict = {}
 
     def memoised(g, env):
@@ -238,26 +232,6 @@ def is_static(e, prog, bound=frozenset(), seen=frozenset()) -> bool:
         if fn in prog.lets:
             return _let_static(fn, prog, seen)
         return fn in _PURE_FUNCTIONS
-    return False
-
-
-def _is_constant(e, prog) -> bool:
-    """True when an expression depends on no state: literals and symbols only."""
-    k = e["e"]
-    if k in ("int", "str"):
-        return True
-    if k == "name":
-        n = e["id"]
-        return not (n in prog.counters or n in prog.orders or n in prog.zones or n in _CONTEXT_NAMES
-                    or (n in prog.lets and not _is_constant(prog.lets[n]["value"], prog)))
-    if k in ("list",):
-        return all(_is_constant(i, prog) for i in e["items"])
-    if k == "dict":
-        return all(_is_constant(v, prog) for _, v in e["items"])
-    if k == "range":
-        return _is_constant(e["lo"], prog) and _is_constant(e["hi"], prog)
-    if k == "binop":
-        return _is_constant(e["left"], prog) and _is_constant(e["right"], prog)
     return False
 
 

@@ -106,12 +106,11 @@ class Symbols:
 def _step_node_files(ruleset) -> dict[int, str]:
     """id of every IR node inside a step that came from another file than its phase -> that file."""
     out: dict[int, str] = {}
-    step_files = getattr(ruleset, "step_files", None) or {}
-    if not step_files:
-        return out
     for d, path in zip(ruleset.decls, ruleset.files):
-        origins = step_files.get((d["kind"], d.get("name") or d["kind"]))
-        for st in (d.get("body") or []) if origins else []:
+        origins = ruleset.step_files.get((d["kind"], d.get("name") or d["kind"])) if ruleset.step_files else None
+        if not origins:
+            continue
+        for st in d.get("body") or []:
             origin = origins.get(st.get("name")) if st.get("s") == "step" else None
             if origin is None or origin == path:
                 continue

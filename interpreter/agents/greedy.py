@@ -140,23 +140,30 @@ class GreedyAgent(SeededAgent):
                     opt = options[rng.randrange(len(options))]
             game.apply(opt)
 
+    def option_values(self, game, player: int, options) -> dict:
+        """Each option's value for ``player``: applied to a copy, played on to the round's end
+        (or the horizon, shorter when there are many options), then evaluated."""
+        round_ = game.s.round
+        horizon = min(self.horizon, max(self.min_horizon, self.budget // len(options)))
+        out = {}
+        for opt in options:
+            c = game.clone()
+            c.apply(opt)
+            self._rollout(c, player, round_, horizon)
+            out[opt] = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+        return out
+
     def choose(self, game, player: int) -> str:
         options = game.legal_options()
         if len(options) == 1:
             return options[0]
         self._prepare(game)
         self._null_prompts = set()
-        round_ = game.s.round
-        horizon = min(self.horizon, max(self.min_horizon, self.budget // len(options)))
         # Search a world consistent with what this seat sees: hidden values, hidden
         # cards and future draws re-dealt at random (the real state stays unread).
         world = game.determinize(player, self.rng.randrange(1 << 30))
         best, best_v = [], None
-        for opt in options:
-            c = world.clone()
-            c.apply(opt)
-            self._rollout(c, player, round_, horizon)
-            v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
+        for opt, v in self.option_values(world, player, options).items():
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = [opt], v
             elif v >= best_v - 1e-9:

@@ -387,9 +387,7 @@ class MCTSAgent(SeededAgent):
         v = float(counters[game.prog.score][p])
         for r, w in self._weights:
             v += w * counters[r][p]
-        if self.tile_uses or self.income_rounds:
-            v += self._tiles_value(game, p)
-        return v
+        return v + self._tiles_value(game, p)
 
     def _margin(self, game, p) -> float:
         """The greedy agent's evaluation: own score and weighted resources minus the best other score."""
@@ -398,21 +396,18 @@ class MCTSAgent(SeededAgent):
 
     def _margins(self, game) -> list[float]:
         """Per seat: own heuristic value minus the rivals' (``rival``, ``rival_value``)."""
-        n = game.s.players
         humans = game.s.humans
-        if self.rival_value == "heuristic":
-            others = [self._heuristic(game, q) for q in range(humans)]
-        else:
-            others = list(game.s.counters[game.prog.score][:humans])
+        own = [self._heuristic(game, p) for p in range(game.s.players)]
+        others = own[:humans] if self.rival_value == "heuristic" else game.s.counters[game.prog.score][:humans]
         out = []
-        for p in range(n):
+        for p, v in enumerate(own):
             rest = [others[q] for q in range(humans) if q != p]
             if not rest:
-                out.append(self._heuristic(game, p))
+                out.append(v)
             elif self.rival == "mean":
-                out.append(self._heuristic(game, p) - sum(rest) / len(rest))
+                out.append(v - sum(rest) / len(rest))
             else:
-                out.append(self._heuristic(game, p) - max(rest))
+                out.append(v - max(rest))
         return out
 
     def _values(self, game, base: list[float]) -> list[float]:
@@ -475,17 +470,8 @@ class MCTSAgent(SeededAgent):
 
     def _greedy_values(self, game, player, options) -> dict:
         """The greedy agent's value of each option for ``player`` (its one-ply rollouts to the round's end)."""
-        gr = self._greedy
-        gr._null_prompts = set()
-        round_ = game.s.round
-        horizon = min(gr.horizon, max(gr.min_horizon, gr.budget // len(options)))
-        out = {}
-        for opt in options:
-            c = game.clone()
-            c.apply(opt)
-            gr._rollout(c, player, round_, horizon)
-            out[opt] = gr.evaluate(c, player) - (gr.null_penalty if is_null(opt) else 0.0)
-        return out
+        self._greedy._null_prompts = set()
+        return self._greedy.option_values(game, player, options)
 
     def _turn_choice(self, game, player, options):
         """In a round of turns: the legal option the greedy agent values most for ``player``.
