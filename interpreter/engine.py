@@ -18,7 +18,7 @@ from dsl.loader import Ruleset, load_checked
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
-from .prims_pieces import visible_value
+from .prims_pieces import index_valid, visible_value
 from .program import Program, program_for
 from .state import State
 
@@ -49,14 +49,14 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "piece_list", "piece_objects", "piece_places")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
         self.rs, self.prog, self.s, self.seed = rs, prog, state, seed
         self.variant = rs.variant
-        # Pieces by (kind, place), built on demand while the engine runs and dropped when a
-        # piece moves (prims_pieces) or a run starts, so edits of the state between calls are seen.
+        # Pieces by (kind, place), built on demand and kept up to date by the engine
+        # (prims_pieces); a run starts by checking that nobody moved a piece since.
         self.piece_index = None
 
     @classmethod
@@ -127,12 +127,14 @@ class Game:
     def apply(self, option: str) -> None:
         s = self.s
         pend = s.pending
-        if pend is None or option not in pend["options"]:
+        try:
+            at = pend["options"].index(option)
+        except (TypeError, ValueError):       # no decision pending, or not one of its options
             from .explain import explain
             raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None,
-                                explain(self, option))
+                                explain(self, option)) from None
         frame = s.stack[-1]
-        entry = frame[3][pend["options"].index(option)]
+        entry = frame[3][at]
         s.pending = None
         s.decisions += 1
         self.prog.nodes[frame[0]].choose(self, frame, entry)
@@ -143,7 +145,8 @@ class Game:
 
     def _run(self):
         s = self.s
-        self.piece_index = None
+        if self.piece_index is not None and not index_valid(self):
+            self.piece_index = None
         nodes = self.prog.nodes
         stack = s.stack
         try:

@@ -80,6 +80,30 @@ _WITH_CONSTANT = {
 }
 
 
+# A loop variable or parameter (read from the scope) against a literal or any expression:
+# the commonest comparisons in filters and `when`s, one closure call instead of two or three.
+_VAR_WITH_CONSTANT = {
+    "==": lambda n, v: lambda g, env: env[n] == v,
+    "!=": lambda n, v: lambda g, env: env[n] != v,
+    "<": lambda n, v: lambda g, env: env[n] < v,
+    ">": lambda n, v: lambda g, env: env[n] > v,
+    "<=": lambda n, v: lambda g, env: env[n] <= v,
+    ">=": lambda n, v: lambda g, env: env[n] >= v,
+    "in": lambda n, v: lambda g, env: env[n] in v,
+    "not in": lambda n, v: lambda g, env: env[n] not in v,
+}
+_VAR_WITH = {
+    "==": lambda n, b: lambda g, env: env[n] == b(g, env),
+    "!=": lambda n, b: lambda g, env: env[n] != b(g, env),
+    "<": lambda n, b: lambda g, env: env[n] < b(g, env),
+    ">": lambda n, b: lambda g, env: env[n] > b(g, env),
+    "<=": lambda n, b: lambda g, env: env[n] <= b(g, env),
+    ">=": lambda n, b: lambda g, env: env[n] >= b(g, env),
+    "in": lambda n, b: lambda g, env: env[n] in b(g, env),
+    "not in": lambda n, b: lambda g, env: env[n] not in b(g, env),
+}
+
+
 class ExprCompiler:
     """Compiles expressions against a Program (which knows the declarations)."""
 
@@ -174,6 +198,13 @@ class ExprCompiler:
             return lambda g, env: a(g, env) and b(g, env)
         if op == "or":
             return lambda g, env: a(g, env) or b(g, env)
+        left = e["left"]
+        if left["e"] == "name" and left["id"] in scope and op in _VAR_WITH:
+            n = left["id"]
+            # A missing binding raises KeyError, reported by the engine at the running statement.
+            if hasattr(b, "value") and type(b.value) is not list:
+                return _VAR_WITH_CONSTANT[op](n, b.value)
+            return _VAR_WITH[op](n, b)
         if op == "in":
             return lambda g, env: a(g, env) in b(g, env)
         if op == "not in":
@@ -206,7 +237,12 @@ class ExprCompiler:
         return lambda g, env: f(a(g, env), b(g, env))
 
     def c_not(self, e, scope):
-        x = self.compile(e["x"], scope)
+        inner = e["x"]
+        if inner["e"] == "binop" and inner["op"] in ("in", "not in"):
+            # `not (t in xs)` is `t not in xs`: one closure, not two.
+            flipped = "not in" if inner["op"] == "in" else "in"
+            return self.c_binop({**inner, "op": flipped}, scope)
+        x = self.compile(inner, scope)
         return lambda g, env: not x(g, env)
 
     def c_neg(self, e, scope):

@@ -225,9 +225,10 @@ class Choose(Node):
         self.title, self.options = title, options
 
     def legal(self, g, env):
-        """[(id, bindings, option)] for every legal option, in declaration order."""
-        out = []
-        for opt in self.options:
+        """(ids, entries) for every legal option in declaration order; an entry is
+        ``[id, bindings, option index]``, as the frame keeps it for ``choose``."""
+        ids, out = [], []
+        for i, opt in enumerate(self.options):
             when, requires = opt.when, opt.requires
             if opt.when_fixed:
                 if not when(g, env):
@@ -240,24 +241,24 @@ class Choose(Node):
             params = opt.params
             if not params:
                 if (when is None or when(g, env)) and (requires is None or requires(g, env)):
-                    out.append((opt.name, {}, opt))
+                    ids.append(opt.name)
+                    out.append([opt.name, {}, i])
                 continue
             if len(params) == 1 and params[0][2] is None:
                 # One parameter and no `where`: the common case, without the general machinery.
                 name = params[0][0]
                 prefix = opt.name + ":"
-                if when is None and requires is None:
-                    for v in params[0][1](g, env):
-                        out.append((prefix + (v if type(v) is str else _fmt(v)), {name: v}, opt))
-                    continue
-                local = dict(env)      # one scope for every value: expressions never keep it
+                local = dict(env) if when is not None or requires is not None else None
                 for v in params[0][1](g, env):
-                    local[name] = v
-                    if when is not None and not when(g, local):
-                        continue
-                    if requires is not None and not requires(g, local):
-                        continue
-                    out.append((prefix + (v if type(v) is str else _fmt(v)), {name: v}, opt))
+                    if local is not None:      # one scope for every value: expressions never keep it
+                        local[name] = v
+                        if when is not None and not when(g, local):
+                            continue
+                        if requires is not None and not requires(g, local):
+                            continue
+                    oid = prefix + (v if type(v) is str else _fmt(v))
+                    ids.append(oid)
+                    out.append([oid, {name: v}, i])
                 continue
             for b in _bindings(g, env, params):
                 if when is not None or requires is not None:
@@ -266,12 +267,14 @@ class Choose(Node):
                         continue
                     if requires is not None and not requires(g, local):
                         continue
-                out.append((option_id(opt.name, list(b.values())), b, opt))
-        return out
+                oid = option_id(opt.name, list(b.values()))
+                ids.append(oid)
+                out.append([oid, b, i])
+        return ids, out
 
     def run(self, g, frame):
         env = frame[2]
-        legal = self.legal(g, env)
+        ids, legal = self.legal(g, env)
         if not legal:
             g.s.stack.pop()
             return
@@ -279,11 +282,11 @@ class Choose(Node):
         if len(legal) == 1 or (player is not None and player >= g.s.humans):
             # A forced move, or a neutral player: the rules list its preferred option first.
             g.s.stack.pop()
-            _, b, opt = legal[0]
-            g.s.stack.append([opt.body, 0, {**env, **b} if b else env, None])
+            _, b, i = legal[0]
+            g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
             return
-        frame[3] = [[oid, b, self.options.index(opt)] for oid, b, opt in legal]
-        g.ask(env.get("player"), self.title, [x[0] for x in frame[3]], self)
+        frame[3] = legal
+        g.ask(player, self.title, ids, self)
 
     def choose(self, g, frame, entry):
         g.s.stack.pop()

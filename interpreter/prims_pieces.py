@@ -8,6 +8,8 @@ see a value is decided in one place, ``visible_value``, which observations use.
 """
 from __future__ import annotations
 
+from operator import is_, itemgetter
+
 from . import nodes as N
 from .expressions import RuleRuntimeError
 from .library import effect, function
@@ -54,13 +56,14 @@ def build_place_piece(c, st, scope):
         p, v, f, t = env["player"], value(g, env), src(g, env), dst(g, env)
         if owner is not None:
             p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
-        for piece in g.s.pieces:
+        for i, piece in enumerate(g.s.pieces):
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t
                 index = g.piece_index
                 if index is not None:           # keep it: several moves a turn, queries in between
                     index[(kind, f)].remove(piece)
                     index.setdefault((kind, t), []).append(piece)
+                    g.piece_places[i] = t
                 fc = face(g, env)
                 if fc != "keep":
                     piece[UP] = 1 if fc == "up" else 0
@@ -144,11 +147,10 @@ def _value(piece):
 
 
 # ------------------------------------------------------------------ functions
-def _pieces_at(g, env, k, where, mine):
-    """The pieces of kind ``k`` on the places ``where`` (the acting player's only if ``mine``).
+def _pieces_at(g, env, kd, where, mine):
+    """The pieces of kind ``kd`` on the places ``where`` (the acting player's only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
-    kd, where = k(g, env), where(g, env)
     index = g.piece_index or _index(g)
     if type(where) is list:
         found = []
@@ -163,9 +165,14 @@ def _pieces_at(g, env, k, where, mine):
 
 
 def _index(g) -> dict:
-    """(kind, place) -> the pieces there, in state order; valid until a piece moves."""
+    """(kind, place) -> the pieces there, in no particular order.
+
+    Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
+    outlives the engine run that built it while ``index_valid`` finds the pieces where it left them.
+    """
+    pieces = g.s.pieces
     index: dict = {}
-    for x in g.s.pieces:
+    for x in pieces:
         key = (x[KIND], x[WHERE])
         at = index.get(key)
         if at is None:
@@ -173,14 +180,31 @@ def _index(g) -> dict:
         else:
             at.append(x)
     g.piece_index = index
+    g.piece_list = pieces
+    g.piece_objects = pieces[:]
+    g.piece_places = list(map(_place_of, pieces))
     return index
+
+
+_place_of = itemgetter(WHERE)
+
+
+def index_valid(g) -> bool:
+    """True when the pieces are those the index was built on, each where it was left: the state
+    was not edited from outside the engine (a test, a referee) since."""
+    pieces = g.s.pieces
+    return (pieces is g.piece_list and len(pieces) == len(g.piece_objects)
+            and all(map(is_, pieces, g.piece_objects)) and list(map(_place_of, pieces)) == g.piece_places)
 
 
 def _over_pieces(name, mine, reduce, doc):
     """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there."""
     def build(c, args, pos):
         k, where = args
-        return lambda g, env: reduce(_pieces_at(g, env, k, where, mine))
+        if hasattr(k, "value"):
+            kind = k.value      # the usual case: the kind is named in the rules
+            return lambda g, env: reduce(_pieces_at(g, env, kind, where(g, env), mine))
+        return lambda g, env: reduce(_pieces_at(g, env, k(g, env), where(g, env), mine))
     build.__doc__ = doc
     function(name)(build)
 
@@ -201,6 +225,20 @@ def build_room(c, args, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
     k, where = args
     spaces = c.p.spaces
+
+    if hasattr(k, "value"):
+        kind = k.value      # the usual case, `room(broker, t)`: the kind is known now
+
+        def room_of_kind(g, env):
+            w = where(g, env)
+            d = spaces.get(w)
+            if d is None:
+                return 0
+            slots = d["slots"]
+            if slots < 0:
+                return 99
+            return slots - len((g.piece_index or _index(g)).get((kind, w), ()))
+        return room_of_kind
 
     def room(g, env):
         kd, w = k(g, env), where(g, env)

@@ -99,3 +99,33 @@ def test_memoised_lets_hand_out_copies(rules):
 def test_pure_functions_are_declared_functions():
     from dsl.primitives import FUNCTIONS
     assert _PURE_FUNCTIONS <= set(FUNCTIONS)
+
+
+def _play_to(g, prompts):
+    while g.prompt() not in prompts:
+        g.apply(g.legal_options()[0])
+
+
+def test_piece_index_sees_pieces_moved_from_outside_the_engine():
+    # The index of pieces by place outlives an engine run; a piece moved by hand between two
+    # decisions (a test, a referee) must still be seen by the next rule that counts pieces.
+    g = Game.new("ys", players=4, seed=5)
+    brokers = ("Choose a broker to place", "Choose your first broker and its face")
+    _play_to(g, ["Choose where the broker goes"])
+    target = [o for o in g.legal_options() if o.startswith("at:m_")][-1][3:]   # a free market square
+    g.apply(g.legal_options()[0])              # a city area
+    _play_to(g, brokers)
+    assert g.piece_index is not None           # built by the last run and kept
+    other = (g.current_player() + 1) % 4
+    moved = next(pc for pc in g.s.pieces if pc[1] == other and pc[3] == "screen")
+    moved[3] = target                          # by hand: the square is taken
+    g.apply(g.legal_options()[0])
+    assert g.prompt() == "Choose where the broker goes"
+    assert "at:" + target not in g.legal_options()
+
+    g.apply(g.legal_options()[0])
+    _play_to(g, brokers)
+    g.s.pieces = [pc[:] for pc in g.s.pieces]  # a new list of pieces, the square free again
+    next(pc for pc in g.s.pieces if pc[3] == target)[3] = "screen"
+    g.apply(g.legal_options()[0])
+    assert "at:" + target in g.legal_options()
