@@ -240,6 +240,26 @@ class _SigintIgnored:
         return False
 
 
+class _SigintDeferred:
+    """Ctrl-C held back while the pool starts its processes, delivered when it has.
+
+    The processes started meanwhile (the forkserver, the workers) inherit the blocked signal and
+    so never see the terminal's Ctrl-C: without this, one arriving while the forkserver was still
+    importing killed it with a traceback.  The parent then receives it and stops the pool.
+    """
+
+    def __enter__(self):
+        self.blocked = hasattr(signal, "pthread_sigmask")
+        if self.blocked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return self
+
+    def __exit__(self, *exc):
+        if self.blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return False
+
+
 class LocalBackend:
     name = "local"
 
@@ -263,7 +283,8 @@ class LocalBackend:
                                        initializer=_init_worker, initargs=(list(specs),))
         clean = False
         try:
-            pending = {executor.submit(_pool_task, *task) for task in tasks}
+            with _SigintDeferred():
+                pending = {executor.submit(_pool_task, *task) for task in tasks}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:  # any order: the report does not depend on it
