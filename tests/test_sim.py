@@ -208,12 +208,18 @@ def test_interrupted_pool_terminates_its_workers(capsys, monkeypatch):
     assert not multiprocessing.active_children()
 
 
+def _sigint_default():
+    # A suite started in the background by a non-interactive shell has SIGINT ignored, and a child
+    # inherits that (Python then installs no KeyboardInterrupt handler): give the sim a terminal's.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
 def test_ctrl_c_on_a_running_sim_subprocess():
     """SIGINT to the whole process group, as a terminal sends it: exit 130, a partial JSON report, no traceback."""
     proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "sim", "caylus", "--games", "5000", "--jobs", "2",
                              "--format", "json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_default)
     time.sleep(4)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
