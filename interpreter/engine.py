@@ -18,7 +18,7 @@ from dsl.loader import Ruleset, load_checked
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
-from .prims_pieces import index_valid, visible_value
+from .prims_pieces import visible_value
 from .program import Program, program_for
 from .state import State
 
@@ -49,7 +49,7 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "piece_list", "piece_objects", "piece_places")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
@@ -145,7 +145,7 @@ class Game:
 
     def _run(self):
         s = self.s
-        if self.piece_index is not None and not index_valid(self):
+        if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
             self.piece_index = None
         nodes = self.prog.nodes
         stack = s.stack

@@ -59,11 +59,8 @@ def build_place_piece(c, st, scope):
         for i, piece in enumerate(g.s.pieces):
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t
-                index = g.piece_index
-                if index is not None:           # keep it: several moves a turn, queries in between
-                    index[(kind, f)].remove(piece)
-                    index.setdefault((kind, t), []).append(piece)
-                    g.piece_places[i] = t
+                if g.piece_index is not None:   # keep it: several moves a turn, queries in between
+                    g.piece_index.moved(i, piece, kind, f, t)
                 fc = face(g, env)
                 if fc != "keep":
                     piece[UP] = 1 if fc == "up" else 0
@@ -151,7 +148,7 @@ def _pieces_at(g, env, kd, where, mine):
     """The pieces of kind ``kd`` on the places ``where`` (the acting player's only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
-    index = g.piece_index or _index(g)
+    index = _index(g)
     if type(where) is list:
         found = []
         for w in (set(where) if len(where) > 1 else where):
@@ -164,37 +161,48 @@ def _pieces_at(g, env, kd, where, mine):
     return found
 
 
-def _index(g) -> dict:
-    """(kind, place) -> the pieces there, in no particular order.
+class PieceIndex:
+    """The pieces by (kind, place), in no particular order, for the rules that count them.
 
     Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
-    outlives the engine run that built it while ``index_valid`` finds the pieces where it left them.
+    outlives the engine run that built it while ``still_valid`` finds the pieces where it left
+    them: the state was not edited from outside the engine (a test, a referee) since.
     """
-    pieces = g.s.pieces
-    index: dict = {}
-    for x in pieces:
-        key = (x[KIND], x[WHERE])
-        at = index.get(key)
-        if at is None:
-            index[key] = [x]
-        else:
-            at.append(x)
-    g.piece_index = index
-    g.piece_list = pieces
-    g.piece_objects = pieces[:]
-    g.piece_places = list(map(_place_of, pieces))
-    return index
+    __slots__ = ("at", "pieces", "objects", "places")
+
+    def __init__(self, pieces: list):
+        at: dict = {}
+        for x in pieces:
+            key = (x[KIND], x[WHERE])
+            found = at.get(key)
+            if found is None:
+                at[key] = [x]
+            else:
+                found.append(x)
+        self.at = at
+        self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
+
+    def moved(self, i: int, piece: list, kind: str, src, dst) -> None:
+        """Piece number ``i`` of the state went from ``src`` to ``dst``."""
+        self.at[(kind, src)].remove(piece)
+        self.at.setdefault((kind, dst), []).append(piece)
+        self.places[i] = dst
+
+    def still_valid(self, pieces: list) -> bool:
+        # The same list holding the same piece objects, each in the place the index has it.
+        return (pieces is self.pieces and len(pieces) == len(self.objects)
+                and all(map(is_, pieces, self.objects)) and list(map(_place_of, pieces)) == self.places)
 
 
 _place_of = itemgetter(WHERE)
 
 
-def index_valid(g) -> bool:
-    """True when the pieces are those the index was built on, each where it was left: the state
-    was not edited from outside the engine (a test, a referee) since."""
-    pieces = g.s.pieces
-    return (pieces is g.piece_list and len(pieces) == len(g.piece_objects)
-            and all(map(is_, pieces, g.piece_objects)) and list(map(_place_of, pieces)) == g.piece_places)
+def _index(g) -> dict:
+    """(kind, place) -> pieces, from the game's index (built now if there is none)."""
+    ix = g.piece_index
+    if ix is None:
+        ix = g.piece_index = PieceIndex(g.s.pieces)
+    return ix.at
 
 
 def _over_pieces(name, mine, reduce, doc):
@@ -237,7 +245,7 @@ def build_room(c, args, pos):
             slots = d["slots"]
             if slots < 0:
                 return 99
-            return slots - len((g.piece_index or _index(g)).get((kind, w), ()))
+            return slots - len(_index(g).get((kind, w), ()))
         return room_of_kind
 
     def room(g, env):
@@ -253,7 +261,7 @@ def build_room(c, args, pos):
 
 def _count_at(g, kind, where) -> int:
     """Pieces of a kind on a place."""
-    return len((g.piece_index or _index(g)).get((kind, where), ()))
+    return len(_index(g).get((kind, where), ()))
 
 
 @function("hidden_pieces")
