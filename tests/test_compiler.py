@@ -129,3 +129,33 @@ def test_piece_index_sees_pieces_moved_from_outside_the_engine():
     next(pc for pc in g.s.pieces if pc[3] == target)[3] = "screen"
     g.apply(g.legal_options()[0])
     assert "at:" + target in g.legal_options()
+
+
+OPS = """game g "Operators":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+
+resource pp "prestige"
+let xs = [1, 3]
+let cmp(x) = [x == 3, x != 3, x < 3, x > 3, x <= 3, x >= 3, x in xs, x not in xs, not (x in xs), not (x not in xs)]
+let cmp_expr(x) = [x == count(xs) + 1, x < count(xs) + 1, x in [count(xs)], not (x in [count(xs)])]
+
+phase main "Main":
+    step s:
+        gain 1 pp
+"""
+
+
+def test_specialised_comparisons_keep_their_meaning(tmp_path):
+    # A scope variable against a literal or an expression, and `not (x in xs)`, have their own
+    # closures: they must agree with the operators' plain meaning for every operand.
+    path = tmp_path / "ops.rules"
+    path.write_text(OPS)
+    prog = program_for(load_checked(str(path)))
+    cmp, cmp_expr = prog.let_function("cmp"), prog.let_function("cmp_expr")
+    for x in range(6):
+        assert cmp(None, {"player": 0, "x": x}) == [
+            x == 3, x != 3, x < 3, x > 3, x <= 3, x >= 3, x in (1, 3), x not in (1, 3), x not in (1, 3), x in (1, 3)]
+        assert cmp_expr(None, {"player": 0, "x": x}) == [x == 3, x < 3, x == 2, x != 2]
