@@ -1,0 +1,142 @@
+"""Every Caylus production and conversion building does what its tile says.
+
+Facts from ../shared/rules/caylus_tiles.md (wood and stone buildings, the neutral tiles, the
+printed Gold Mine).  Each case puts the building on road space 9 (owned by Blue when it is a
+player's building), Red's worker on it, and activates the road up to space 10, where Green
+works a farm: that decision stops the engine right after the building's work, before the next
+turn's income, so Red's resources are read as the building left them.
+"""
+from __future__ import annotations
+
+import pytest
+
+from caylus_scenarios import BLUE, GREEN, RED, choose, empty_road_after_neutrals, give, new_game, occupy, tile_at
+
+STOCK = dict(denier=10, food=3, wood=3, stone=3, cloth=3, gold=3, pp=0)
+
+# building, Red's options in order, Red's changes (resources not named are unchanged)
+CASES = [
+    ("wood_farm_food", ["food"], dict(food=2)),
+    ("wood_farm_food", ["cloth"], dict(cloth=1)),
+    ("wood_farm_cloth", ["cloth"], dict(cloth=2)),
+    ("wood_farm_cloth", ["food"], dict(food=1)),
+    ("wood_sawmill", [], dict(wood=2)),
+    ("wood_quarry", [], dict(stone=2)),
+    ("wood_marketplace", ["sell:cloth"], dict(cloth=-1, denier=6)),
+    ("wood_marketplace", ["skip"], dict()),
+    ("wood_peddler", ["buy:stone"], dict(stone=1, denier=-1)),
+    ("wood_peddler", ["buy:food+cloth"], dict(food=1, cloth=1, denier=-2)),
+    ("stone_farm", [], dict(food=2, cloth=1)),
+    ("park", [], dict(wood=2, food=1)),
+    ("workshop", [], dict(stone=2, cloth=1)),
+    ("alchemist", ["two:food+wood"], dict(food=-1, wood=-1, gold=1)),
+    ("alchemist", ["four:food+food+food+wood"], dict(food=-3, wood=-1, gold=2)),
+    ("bank", ["one"], dict(denier=-2, gold=1)),
+    ("bank", ["two"], dict(denier=-5, gold=2)),
+    ("jeweller", ["one"], dict(gold=-1, pp=5)),
+    ("jeweller", ["two"], dict(gold=-2, pp=9)),
+    ("tailor", ["two"], dict(cloth=-2, pp=4)),
+    ("tailor", ["three"], dict(cloth=-3, pp=6)),
+    ("church", ["two"], dict(denier=-2, pp=3)),
+    ("church", ["four"], dict(denier=-4, pp=5)),
+]
+
+# A stone production building gives its owner one cube of those it produces.
+OWNER_CUBES = {"stone_farm": {"food", "cloth"}, "park": {"wood", "food"}, "workshop": {"stone", "cloth"}}
+
+
+def _worked(kind: str, owner: int | None):
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.put_tile(kind, 9, owner)
+    g.put_tile("wood_farm_food", 10, BLUE)
+    g.s.counters["provost"] = 10
+    occupy(g, tile_at(g, 9), RED)
+    occupy(g, tile_at(g, 10), GREEN)
+    for p in (RED, BLUE, GREEN):
+        give(g, p, **STOCK)
+    g.start_phase("activation")
+    return g
+
+
+def _red(g):
+    return {r: g.s.counters[r][RED] for r in STOCK}
+
+
+@pytest.mark.parametrize("kind,options,change", CASES, ids=["%s-%s" % (k, "-".join(o) or "work") for k, o, _ in CASES])
+def test_building_work(kind, options, change):
+    g = _worked(kind, BLUE)
+    assert g.current_player() == RED or not options
+    choose(g, *options)
+    if kind in OWNER_CUBES:
+        # The owner's cube, then Green at the farm on space 10.
+        assert g.current_player() == BLUE and set(g.legal_options()) == OWNER_CUBES[kind]
+        cube = sorted(OWNER_CUBES[kind])[0]
+        choose(g, cube)
+        assert g.s.counters[cube][BLUE] == STOCK[cube] + 1
+    assert g.current_player() == GREEN and g.prompt() == "Choose"     # the engine stopped at space 10
+    expected = {r: STOCK[r] + change.get(r, 0) for r in STOCK}
+    assert _red(g) == expected
+
+
+@pytest.mark.parametrize("kind,produces", [("neutral_sawmill", dict(wood=1)), ("neutral_quarry", dict(stone=1)),
+                                           ("gold_mine", dict(gold=1))])
+def test_neutral_and_printed_production(kind, produces):
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_farm_food", 9, BLUE)
+    where = "gold_mine" if kind == "gold_mine" else next(
+        t for t in g.s.road[1:7] if t is not None and g.s.tiles[t][0] == kind)
+    g.s.counters["provost"] = 16
+    occupy(g, where, RED)
+    occupy(g, tile_at(g, 9), GREEN)
+    for p in (RED, GREEN):
+        give(g, p, **STOCK)
+    g.start_phase("activation")
+    if kind != "gold_mine":
+        assert g.current_player() == GREEN        # the farm on 9 comes after the neutral tiles
+        for r, n in produces.items():
+            assert g.s.counters[r][RED] == STOCK[r] + n
+    else:
+        choose(g, "food")                           # Green's farm on 9 comes before the mine on 16
+        for r, n in produces.items():
+            assert g.s.counters[r][RED] == STOCK[r] + n
+
+
+def test_neutral_forest_and_marketplace():
+    g = new_game(players=3)
+    forest = next(t for t in g.s.road[1:7] if g.s.tiles[t][0] == "neutral_forest")
+    market = next(t for t in g.s.road[1:7] if g.s.tiles[t][0] == "neutral_marketplace")
+    g.s.counters["provost"] = 6
+    occupy(g, forest, RED)
+    occupy(g, market, BLUE)
+    for p in (RED, BLUE):
+        give(g, p, **STOCK)
+    g.start_phase("activation")
+    first = g.current_player()
+    prompts = {}
+    for _ in range(2):
+        prompts[g.current_player()] = list(g.legal_options())
+        if g.current_player() == RED:
+            choose(g, "wood")
+        else:
+            choose(g, "sell:gold")
+    assert set(prompts[RED]) == {"food", "wood"}
+    assert "sell:gold" in prompts[BLUE] and "skip" in prompts[BLUE]      # any cube, gold included
+    assert g.s.counters["wood"][RED] == STOCK["wood"] + 1
+    assert g.s.counters["gold"][BLUE] == STOCK["gold"] - 1
+    assert first in (RED, BLUE)
+
+
+def test_the_owner_gains_a_prestige_point_when_another_player_works_the_building():
+    # "Every player-owned building gives its owner +1 PP when another player places a worker on it."
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_sawmill", 9, BLUE)
+    give(g, BLUE, pp=0)
+    give(g, RED, pp=0, denier=10)
+    g.start_phase("placement")
+    while g.current_player() != RED:
+        choose(g, "pass")
+    choose(g, "place:" + tile_at(g, 9))
+    assert g.s.counters["pp"][BLUE] == 1 and g.s.counters["pp"][RED] == 0
