@@ -140,3 +140,51 @@ def test_the_owner_gains_a_prestige_point_when_another_player_works_the_building
         choose(g, "pass")
     choose(g, "place:" + tile_at(g, 9))
     assert g.s.counters["pp"][BLUE] == 1 and g.s.counters["pp"][RED] == 0
+
+
+# Prestige buildings: cost, prestige points, royal favors on building (caylus_tiles.md).
+PRESTIGE_STOCK = dict(STOCK, stone=5)       # enough for the cathedral
+PRESTIGE = [
+    ("statue", dict(stone=2, gold=1), 7, 1), ("granary", dict(food=3, gold=1), 10, 0),
+    ("library", dict(wood=3, gold=1), 10, 0), ("weaver", dict(cloth=3, gold=1), 12, 0),
+    ("theater", dict(wood=3, gold=2), 14, 1), ("university", dict(stone=3, gold=2), 14, 1),
+    ("monument", dict(stone=4, gold=2), 14, 2), ("hotel", dict(stone=3, gold=2), 16, 0),
+    ("cathedral", dict(stone=5, gold=3), 25, 0),
+]
+
+
+@pytest.mark.parametrize("kind,cost,pp,favors", PRESTIGE, ids=[k for k, *_ in PRESTIGE])
+def test_prestige_building_cost_points_and_favors(kind, cost, pp, favors):
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.put_tile("architect", 9, BLUE)
+    g.put_tile("residence", 10, GREEN)
+    g.s.counters["provost"] = 10
+    occupy(g, tile_at(g, 9), GREEN)
+    give(g, GREEN, **PRESTIGE_STOCK)
+    g.start_phase("activation")
+    option = "build:%s@residence" % kind
+    assert option in g.legal_options()
+    choose(g, option)
+    assert g.s.tiles[tile_at(g, 10)] == [kind, GREEN]
+    for r in ("food", "wood", "stone", "cloth", "gold"):
+        assert g.s.counters[r][GREEN] == PRESTIGE_STOCK[r] - cost.get(r, 0), r
+    assert g.s.counters["pp"][GREEN] == pp
+    rows = []
+    while g.current_player() == GREEN and g.prompt() == "Royal favor: choose a row":
+        rows.append(g.legal_options()[0])
+        choose(g, rows[-1])                   # at level 1 the row's only column is taken at once
+    assert len(rows) == favors and len(set(rows)) == favors      # two favors: two different rows
+
+
+def test_library_and_hotel_raise_income_and_cover_the_residence():
+    # Residence +1 denier a turn; a prestige building on it loses that; library +1, hotel +2.
+    incomes = {}
+    for kind in ("residence", "library", "hotel", "statue"):
+        g = new_game(players=3)
+        empty_road_after_neutrals(g)
+        g.put_tile(kind, 9, GREEN)
+        give(g, GREEN, denier=0)
+        g.start_phase("income")
+        incomes[kind] = g.s.counters["denier"][GREEN]
+    assert incomes == {"residence": 3, "library": 3, "hotel": 4, "statue": 2}
