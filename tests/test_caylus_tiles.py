@@ -1,4 +1,4 @@
-"""Every Caylus production and conversion building does what its tile says.
+"""Every Caylus building, prestige building and royal favor does what its tile says.
 
 Facts from ../shared/rules/caylus_tiles.md (wood and stone buildings, the neutral tiles, the
 printed Gold Mine).  Each case puts the building on road space 9 (owned by Blue when it is a
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from caylus_scenarios import BLUE, GREEN, RED, choose, empty_road_after_neutrals, give, new_game, occupy, tile_at
+from caylus_scenarios import BLUE, GREEN, RED, choose, empty_road_after_neutrals, give, kind_at, new_game, occupy, tile_at
 
 STOCK = dict(denier=10, food=3, wood=3, stone=3, cloth=3, gold=3, pp=0)
 
@@ -188,3 +188,64 @@ def test_library_and_hotel_raise_income_and_cover_the_residence():
         g.start_phase("income")
         incomes[kind] = g.s.counters["denier"][GREEN]
     assert incomes == {"residence": 3, "library": 3, "hotel": 4, "statue": 2}
+
+
+# The royal favor table (caylus_tiles.md): row, column -> Red's changes.
+FAVOR_GAINS = [("row_prestige", c, dict(pp=c)) for c in range(1, 6)] + \
+    [("row_deniers", c, dict(denier=c + 2)) for c in range(1, 6)] + \
+    [("row_cubes", 1, dict(food=1)), ("row_cubes", 3, dict(cloth=1)), ("row_cubes", 5, dict(gold=1))]
+
+
+def _favor(row: str, column: int, stock=STOCK):
+    """Red takes a favor on ``row`` with the marker just before ``column``, every column open."""
+    g = new_game(players=4)
+    empty_road_after_neutrals(g)
+    g.s.counters["favor_columns"] = 5
+    g.s.counters["favor_level"][RED] = [column - 1] * 4
+    give(g, RED, **stock)
+    g.run_effect("favor", RED, 1)
+    choose(g, "row:" + row)
+    if column > 1:
+        # Any column up to the marker's new place.
+        assert g.legal_options() == ["column:%d" % c for c in range(1, column + 1)]
+        choose(g, "column:%d" % column)
+    return g
+
+
+@pytest.mark.parametrize("row,column,change", FAVOR_GAINS, ids=["%s-%d" % (r, c) for r, c, _ in FAVOR_GAINS])
+def test_favor_table_gains(row, column, change):
+    g = _favor(row, column)
+    assert _red(g) == {r: STOCK[r] + change.get(r, 0) for r in STOCK}
+
+
+def test_favor_cubes_wood_or_stone_and_the_exchange():
+    g = _favor("row_cubes", 2)
+    assert set(g.legal_options()) == {"wood", "stone"}
+    choose(g, "stone")
+    assert g.s.counters["stone"][RED] == STOCK["stone"] + 1
+    g = _favor("row_cubes", 4)
+    assert "exchange:gold" not in g.legal_options() and "skip" in g.legal_options()
+    choose(g, "exchange:food")
+    assert not any("gold" in o for o in g.legal_options())       # two cubes of choice, not gold
+    choose(g, "take:stone+cloth")
+    assert (g.s.counters["food"][RED], g.s.counters["stone"][RED], g.s.counters["cloth"][RED]) == (
+        STOCK["food"] - 1, STOCK["stone"] + 1, STOCK["cloth"] + 1)
+
+
+def test_favor_buildings_row():
+    poor = dict(denier=0, food=1, wood=0, stone=0, cloth=1, gold=0, pp=0)
+    # Column 2: a wood building one wood cheaper (a farm for one food).
+    g = _favor("row_buildings", 2, poor)
+    choose(g, "build:wood_farm_food")
+    assert kind_at(g, 9) == "wood_farm_food" and g.s.counters["food"][RED] == 0 and g.s.counters["pp"][RED] == 2
+    # Column 3: a stone building one stone cheaper (stone + food buildings for one food; not the bank).
+    g = _favor("row_buildings", 3, poor)
+    assert {"build:stone_farm", "build:park", "build:alchemist"} <= set(g.legal_options())
+    assert "build:bank" not in g.legal_options()
+    # Column 4: the lawyer's residence for one denier less (one cloth), +2 PP.
+    g = _favor("row_buildings", 4, poor)
+    neutral = g.legal_options()[1]
+    assert neutral.startswith("transform:neutral_")
+    choose(g, neutral)
+    assert g.s.counters["cloth"][RED] == 0 and g.s.counters["pp"][RED] == 2
+    assert any(t and g.s.tiles[t] == ["residence", RED] for t in g.s.road)
