@@ -67,7 +67,10 @@ class Prose:
         if k == "attr":
             return "the %s of %s" % (e["name"].replace("_", " "), self.expr(e["x"]))
         if k == "index":
-            return "%s for %s" % (self.expr(e["x"]), self.expr(e["key"]))
+            key = e["key"]
+            if key["e"] == "int":       # a position in a list: "item 1 of h", counting from 1
+                return "item %d of %s" % (key["v"] + 1, self.expr(e["x"]))
+            return "%s for %s" % (self.expr(e["x"]), self.expr(key))
         if k == "of":
             return "%s of %s" % (self.expr(e["x"]), self.expr(e["player"]))
         if k == "call":
