@@ -295,7 +295,8 @@ class MCTSAgent(SeededAgent):
     #: evaluation above: score, weighted resources and owned buildings).
     evaluation = "learned"
     #: What the searching player's myopic default policy compares: "greedy" (the hand-set margin,
-    #: as the greedy agent) or "learned" (the learned margin, when there is a model).
+    #: as the greedy agent) or "learned" (the learned margin, when there is a model; weaker so far:
+    #: the model is fitted at round starts, not on half-played rounds).
     policy_value = "greedy"
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
