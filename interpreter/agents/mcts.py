@@ -50,7 +50,11 @@ The search:
   when another player works it, read from the rules' triggers on worker
   placement and the building's ``owner:`` block), as
   ``(that - the same at the root) / scale``; a finished game adds the rank
-  (+1 sole winner ... -1 last).
+  (+1 sole winner ... -1 last).  When a value model was learned for the rules
+  and player count (``value_model``, ``evaluation = "learned"``, the default),
+  a seat's value is instead its expected final score minus the best other
+  seat's, which sees what pays after the round (tracks, presence, resources
+  kept for later, and that they are worth less near the end).
 - **Backup and choice**: when the search is a deterministic plan (nothing
   hidden, other players on the default policy) an option is worth its best
   continuation (max backup) and the best is chosen; otherwise values are
@@ -71,6 +75,7 @@ from dsl.diagnostics import RulesError
 from .. import nodes as N
 from .base import SeededAgent, is_null
 from .greedy import GreedyAgent, resource_weights
+from .value_model import ValueModel
 
 DEFAULT_ITERATIONS = 100
 
@@ -284,6 +289,15 @@ class MCTSAgent(SeededAgent):
     #: times (0 and 0: as the greedy agent).
     tile_uses = 1.0
     income_rounds = 0.0
+    #: The value of a state at the search's horizon: "learned" (the rules' learned value model,
+    #: see ``value_model``: each seat's expected final score minus the best other's, when a model
+    #: was trained for these rules and player count; else as "greedy") or "greedy" (the hand-set
+    #: evaluation above: score, weighted resources and owned buildings).
+    evaluation = "learned"
+    #: What the searching player's myopic default policy compares: "greedy" (the hand-set margin,
+    #: as the greedy agent) or "learned" (the learned margin, when there is a model; weaker so far:
+    #: the model is fitted at round starts, not on half-played rounds).
+    policy_value = "greedy"
 
     def __init__(self, seed: int = 0, seat: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None):
@@ -301,6 +315,7 @@ class MCTSAgent(SeededAgent):
         self._myopic_memo = None
         self._tile_bonuses: dict = {}
         self._owner_gain = None
+        self._model = None
         self.stats = {"decisions": 0, "iterations": 0, "seconds": 0.0, "cpu_seconds": 0.0}
 
     @classmethod
@@ -324,6 +339,7 @@ class MCTSAgent(SeededAgent):
             self._greedy = GreedyAgent(self.seed, self.seat)
             self._greedy.rng = self.rng
             self._greedy._prepare(game)
+            self._model = ValueModel.load(game) if self.evaluation == "learned" else None
 
     def _gain_value(self, body) -> float:
         """The value of what a block of rule statements gains (``gain`` calls, the best branch of a
@@ -395,10 +411,19 @@ class MCTSAgent(SeededAgent):
         return self._heuristic(game, p) - max((sc[q] for q in range(game.s.humans) if q != p), default=0)
 
     def _margins(self, game) -> list[float]:
-        """Per seat: own heuristic value minus the rivals' (``rival``, ``rival_value``)."""
+        """Per seat: own heuristic value minus the rivals' (``rival``, ``rival_value``), or with a
+        learned model its expected final score minus the rivals'."""
         humans = game.s.humans
+        if self._model is not None:
+            own = self._model.values(game) + [0.0] * (game.s.players - humans)
+            return self._relative(own, own[:humans])
         own = [self._heuristic(game, p) for p in range(game.s.players)]
         others = own[:humans] if self.rival_value == "heuristic" else game.s.counters[game.prog.score][:humans]
+        return self._relative(own, others)
+
+    def _relative(self, own, others) -> list[float]:
+        """Each seat's ``own`` value minus the best (``rival = "max"``) or mean of the ``others``."""
+        humans = len(others)
         out = []
         for p, v in enumerate(own):
             rest = [others[q] for q in range(humans) if q != p]
@@ -455,11 +480,12 @@ class MCTSAgent(SeededAgent):
         # another player is modelled doing nothing unless acting pays at once (a free move whose
         # effect comes later -- moving the provost -- would otherwise be taken blindly).
         pen = self.null_penalty if player == self._me else -self.null_penalty
+        learned = self._model is not None and self.policy_value == "learned"
         best, best_v = options[0], None
         for opt in options:
             c = game.clone()
             c.apply(opt)
-            v = self._margin(c, player) - (pen if is_null(opt) else 0.0)
+            v = (self._margins(c)[player] if learned else self._margin(c, player)) - (pen if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
                 best, best_v = opt, v
         if is_null(best):
