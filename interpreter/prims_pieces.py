@@ -60,7 +60,7 @@ def build_place_piece(c, st, scope):
             if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
                 piece[WHERE] = t
                 if g.piece_index is not None:   # keep it: several moves a turn, queries in between
-                    g.piece_index.moved(i, piece, kind, f, t)
+                    g.piece_index.moved(i, piece, f)
                 fc = face(g, env)
                 if fc != "keep":
                     piece[UP] = 1 if fc == "up" else 0
@@ -182,8 +182,9 @@ class PieceIndex:
         self.at = at
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
 
-    def moved(self, i: int, piece: list, kind: str, src, dst) -> None:
-        """Piece number ``i`` of the state went from ``src`` to ``dst``."""
+    def moved(self, i: int, piece: list, src) -> None:
+        """Piece number ``i`` of the state has gone from ``src`` to where it is now."""
+        kind, dst = piece[KIND], piece[WHERE]
         self.at[(kind, src)].remove(piece)
         self.at.setdefault((kind, dst), []).append(piece)
         self.places[i] = dst
@@ -234,34 +235,19 @@ def build_room(c, args, pos):
     k, where = args
     spaces = c.p.spaces
 
-    if hasattr(k, "value"):
-        kind = k.value      # the usual case, `room(broker, t)`: the kind is known now
-
-        def room_of_kind(g, env):
-            w = where(g, env)
-            d = spaces.get(w)
-            if d is None:
-                return 0
-            slots = d["slots"]
-            if slots < 0:
-                return 99
-            return slots - len(_index(g).get((kind, w), ()))
-        return room_of_kind
-
-    def room(g, env):
-        kd, w = k(g, env), where(g, env)
+    def room_left(g, kind, w) -> int:
         d = spaces.get(w)
         if d is None:
             return 0
-        if d["slots"] < 0:
+        slots = d["slots"]
+        if slots < 0:
             return 99
-        return d["slots"] - _count_at(g, kd, w)
-    return room
+        return slots - len(_index(g).get((kind, w), ()))
 
-
-def _count_at(g, kind, where) -> int:
-    """Pieces of a kind on a place."""
-    return len(_index(g).get((kind, where), ()))
+    if hasattr(k, "value"):
+        kind = k.value      # the usual case, `room(broker, t)`: the kind is known now
+        return lambda g, env: room_left(g, kind, where(g, env))
+    return lambda g, env: room_left(g, k(g, env), where(g, env))
 
 
 @function("hidden_pieces")

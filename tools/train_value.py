@@ -32,7 +32,7 @@ def record(ruleset, players, seed, agents, variant=None):
     while not g.finished:
         if g.s.round != last:
             last = g.s.round
-            states.append((last, [feats.of(g, p) for p in range(players)]))
+            states.append((last, feats.every(g)[:players]))
         p = g.current_player()
         g.apply(seats[p].choose(g, p))
     final = g.scores()

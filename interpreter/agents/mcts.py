@@ -341,11 +341,12 @@ class MCTSAgent(SeededAgent):
             self._greedy._prepare(game)
             self._model = ValueModel.load(game) if self.evaluation == "learned" else None
 
-    def _gain_value(self, body) -> float:
+    def _gain_value(self, body, weights=None) -> float:
         """The value of what a block of rule statements gains (``gain`` calls, the best branch of a
         choice or a condition), at the evaluation's weights (the score resource counts 1)."""
-        weights = dict(self._weights)
-        weights[self._prog.score] = 1.0
+        if weights is None:
+            weights = dict(self._weights)
+            weights[self._prog.score] = 1.0
         total = 0.0
         for st in body or []:
             kind = st.get("s")
@@ -355,12 +356,12 @@ class MCTSAgent(SeededAgent):
                     if a.get("e") == "amount" and isinstance(n, dict) and n.get("e") == "int":
                         total += n["v"] * weights.get(a.get("what"), 0.0)
             elif kind == "choose":
-                total += max((self._gain_value(o.get("body")) for o in st.get("options", [])), default=0.0)
+                total += max((self._gain_value(o.get("body"), weights) for o in st.get("options", [])), default=0.0)
             elif kind == "if":
                 branches = [b[1] for b in st.get("branches", [])] + [st.get("else")]
-                total += max((self._gain_value(b) for b in branches), default=0.0)
+                total += max((self._gain_value(b, weights) for b in branches), default=0.0)
             elif kind == "as":
-                total += self._gain_value(st.get("body"))
+                total += self._gain_value(st.get("body"), weights)
         return total
 
     def _tile_bonus(self, kind) -> float:

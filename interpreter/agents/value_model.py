@@ -63,32 +63,38 @@ class Features:
 
     def of(self, game, p: int) -> list[float]:
         """The features of player ``p`` in ``game``, in the order of ``names``."""
+        return self.every(game)[p]
+
+    def every(self, game) -> list[list[float]]:
+        """Every seat's features, in one pass over the tiles and pieces (not one per seat)."""
         s = game.s
-        out: list = []
+        seats = range(s.players)
+        out: list = [[] for _ in seats]
         counters = s.counters
         for name, n in self.counters:
-            v = counters[name][p]
-            if n is None:
-                out.append(v)
-            else:
-                out.extend(v)
-        cats = [0] * self.n_cats
+            per_seat = counters[name]
+            for p in seats:
+                if n is None:
+                    out[p].append(per_seat[p])
+                else:
+                    out[p].extend(per_seat[p])
+        cats = [[0] * self.n_cats for _ in seats]
         cat_of = self.category_of
         for kind, owner in s.tiles.values():
-            if owner == p:
-                i = cat_of.get(kind)
-                if i is not None:
-                    cats[i] += 1
-        out.extend(cats)
-        pieces = [0] * len(self.piece_index)
+            i = cat_of.get(kind)
+            if i is not None and 0 <= owner < s.players:
+                cats[owner][i] += 1
+        pieces = [[0] * len(self.piece_index) for _ in seats]
         for pc in s.pieces:
-            if pc[1] == p:
-                i = self.piece_index.get(pc[0])
-                if i is not None:
-                    pieces[i] += 1
-        out.extend(pieces)
-        for z in self.zones:
-            out.append(_count_items(s.zones[z][p]))
+            i = self.piece_index.get(pc[0])
+            if i is not None:
+                pieces[pc[1]][i] += 1
+        for p in seats:
+            row = out[p]
+            row.extend(cats[p])
+            row.extend(pieces[p])
+            for z in self.zones:
+                row.append(_count_items(s.zones[z][p]))
         return out
 
 
@@ -103,11 +109,7 @@ def _count_items(value) -> int:
 def features_for(prog) -> Features:
     f = getattr(prog, "_value_features", None)
     if f is None:
-        f = Features(prog)
-        try:
-            prog._value_features = f
-        except AttributeError:             # pragma: no cover - a program with slots
-            pass
+        f = prog._value_features = Features(prog)
     return f
 
 
@@ -151,12 +153,11 @@ class ValueModel:
         humans = game.s.humans
         if game.finished:
             return [float(v) for v in game.s.counters[game.prog.score][:humans]]
-        feats = features_for(game.prog)
         intercept, w = self._weights(game.s.round)
         out = []
-        for p in range(humans):
+        for row in features_for(game.prog).every(game)[:humans]:
             v = intercept
-            for x, f in zip(w, feats.of(game, p)):
+            for x, f in zip(w, row):
                 v += x * f
             out.append(v)
         return out
