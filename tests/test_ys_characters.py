@@ -302,8 +302,12 @@ def test_conjurer_places_a_broker_from_before_the_screen():
     assert "broker:front:4:down" in g.legal_options()
     g.apply("broker:front:4:down")
     g.apply("at:n1_port")
+    # The player picks the replacement among the values behind the screen.
+    assert g.prompt() == "Conjurer: which broker goes before the screen (face up)?"
+    assert g.legal_options() == ["replace:0", "replace:1", "replace:3", "replace:4"]
+    g.apply("replace:3")
     mine = [pc for pc in g.s.pieces if pc[1] == 0]
-    assert sorted(pc[2] for pc in mine if pc[3] == "front") == [0, 2]     # the smallest from behind
+    assert sorted(pc[2] for pc in mine if pc[3] == "front") == [2, 3]
     assert all(pc[4] for pc in mine if pc[3] == "front")
     assert [(pc[2], pc[4]) for pc in mine if pc[3] == "n1_port"] == [(4, 0)]
 
