@@ -72,8 +72,11 @@ class Builder:
                 if "step" in it:
                     out = {"op": "remove_step", "phase": it["name"], "step": it["step"], "pos": it["pos"]}
                 changes.append(out)
-        return {"kind": "variant", "name": item["name"], "title": item["title"], "extends": item["extends"],
-                "description": description, "changes": changes, "pos": item["pos"]}
+        out = {"kind": "variant", "name": item["name"], "title": item["title"], "extends": item["extends"],
+               "description": description, "changes": changes, "pos": item["pos"]}
+        if item.get("with"):
+            out["with"] = list(item["with"])
+        return out
 
     def decl(self, raw: dict) -> list[dict]:
         kind = raw["decl"]

@@ -23,6 +23,7 @@ register("L002", "error", "variant base cannot be found")
 register("L003", "error", "variants extend each other in a cycle")
 register("L004", "error", "a variant changes a definition that does not exist")
 register("L005", "error", "a ruleset file must hold one game or one variant")
+register("L006", "error", "a variant named after 'with' is not a variant of the same game")
 
 MAX_VARIANT_DEPTH = 16
 
@@ -226,11 +227,45 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     diags += more
     if base is None:
         return None, diags
+    for name in head.get("with") or []:
+        more = _apply_with(base, name, head, path)
+        diags += more
+        if any(d.severity == "error" for d in more):
+            return None, diags
     more = apply_variant(base, head, path)
     diags += more
     base.variant = head["name"]
     base.chain.append(path)
     return base, diags
+
+
+def _apply_with(rs: Ruleset, name: str, head: dict, path: str) -> list[Diagnostic]:
+    """``extends BASE with NAME``: apply variant NAME's own changes (not its bases') to ``rs``.
+
+    So two variants of one game combine without copying either: ``variant kings_favor_three
+    extends three_players with kings_favor`` is the 3-player rules, then King's Favor's changes.
+    """
+    pos = head["pos"]
+
+    def error(code, msg):
+        return [Diagnostic(path, pos[0], pos[1], "error", code, msg)]
+
+    other = _find_base(name, path)
+    if other is None:
+        return error("L002", "cannot find the variant '%s' named after 'with'" % name)
+    ir, diags = parse_file(other)
+    if ir is None or any(d.severity == "error" for d in diags):
+        return diags or error("L002", "cannot read the variant '%s'" % name)
+    with_head = ir["decls"][0] if ir["decls"] else None
+    if with_head is None or with_head["kind"] != "variant":
+        return error("L006", "'%s' is not a variant: a game goes after 'extends', variants after 'with'" % name)
+    if _root_game_of(other) != rs.name:
+        return error("L006", "variant '%s' changes the game '%s', not '%s'" % (name, _root_game_of(other), rs.name))
+    if os.path.abspath(other) in map(os.path.abspath, rs.chain):
+        return error("L003", "variant '%s' is already part of this variant's base" % name)
+    more = apply_variant(rs, with_head, other)
+    rs.chain.append(other)
+    return more
 
 
 def _decl_key(d: dict) -> tuple[str, str]:

@@ -24,6 +24,11 @@ def _string_value(tok: Token) -> str:
     return raw.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
 
 
+def _ref_value(tok: Token) -> str:
+    """A ruleset reference: a bare name or a quoted path."""
+    return _string_value(tok) if tok.type == "STRING" else str(tok)
+
+
 def _binop(op):
     def method(self, meta, children):
         left, right = children[0], children[-1]
@@ -69,10 +74,13 @@ class ToIR(Transformer_NonRecursive):
         rest = list(children[1:])
         if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
             title = _string_value(rest.pop(0))
-        base = rest.pop(0)
-        base_ref = _string_value(base) if base.type == "STRING" else str(base)
-        return {"decl": "variant", "name": name, "title": title, "extends": base_ref,
+        base_ref = _ref_value(rest.pop(0))
+        also = rest.pop(0) or []          # the optional `with V1, V2` (None when absent)
+        return {"decl": "variant", "name": name, "title": title, "extends": base_ref, "with": also,
                 "items": rest, "pos": pos_of(meta)}
+
+    def with_variants(self, meta, children):
+        return [_ref_value(r) for r in children]
 
     def replace_decl(self, meta, children):
         return {"change": "replace", "decl": children[0], "pos": pos_of(meta)}

@@ -58,3 +58,30 @@ def test_variant_replacing_a_missing_definition_is_positioned(tmp_path):
     bad.write_text('variant bad "Bad" extends caylus:\n    replace let start_mony = {1: 5}\n')
     diags = check_file(str(bad))
     assert any(d.code == "L004" and d.line == 2 and "start_money" in d.message for d in diags)
+
+
+def test_with_combines_two_variants_of_one_game(tmp_path):
+    # Caylus's 2-player rules with the simplified favor, without copying either file.
+    both = tmp_path / "caylus.both.rules"
+    both.write_text('variant both "Both" extends two_players with simplified_favor:\n'
+                    '    description "2 players, favors worth 3 PP."\n')
+    assert [d for d in check_file(str(both)) if d.severity == "error"] == []
+    rs = load_checked(str(both))
+    assert not any(d and d.get("kind") == "table" and d.get("name") == "favor_table" for d in rs.decls)
+    g = Game.new(rs, players=2, seed=3)                          # two_players' player count
+    r = random.Random(3)
+    while not g.finished:
+        g.apply(r.choice(g.legal_options()))
+
+
+@pytest.mark.parametrize("text, code, words", [
+    ('variant v "V" extends two_players with nonesuch:\n    description "x"\n', "L002", "nonesuch"),
+    ('variant v "V" extends two_players with caylus:\n    description "x"\n', "L006", "not a variant"),
+    ('variant v "V" extends caylus with kings_favor:\n    description "x"\n', "L006", "game 'ys'"),
+    ('variant v "V" extends two_players with two_players:\n    description "x"\n', "L003", "already"),
+])
+def test_with_names_variants_of_the_same_game(tmp_path, text, code, words):
+    bad = tmp_path / "caylus.v.rules"
+    bad.write_text(text)
+    diags = check_file(str(bad))
+    assert any(d.code == code and d.line == 1 and words in d.message for d in diags), diags

@@ -29,6 +29,8 @@ import functools
 import json
 import random
 
+import pytest
+
 from dsl.loader import load_checked
 from interpreter.engine import Game
 
@@ -283,6 +285,43 @@ def test_three_players_ports_hold_three_gems_and_line_one_is_closed():
     assert not any(o.endswith("_1") for o in g.legal_options())
 
 
+@pytest.mark.parametrize("variant", ["kings_favor_three", "express_three"])
+def test_three_player_variants_keep_the_three_player_rules(variant):
+    # King's Favor and Ys Express are "for three or four players": with three, the 3-player
+    # rules hold (three gems a port, the first two take 2 and 1, line 1 closed).
+    g = Game.new(ys_variant(variant), players=3, seed=4)
+    assert all(len(g.s.zones["port"][n]) == 3 for n in ("n1", "n2", "n3", "n4"))
+    assert set(g.s.zones["line_gem"]) == {"line2", "line3"}
+    assert g.prog.let_value("port_takes")(g, {}) == [2, 1, 0]
+    assert "m_blue_1" not in g.prog.spaces
+    r = random.Random(4)
+    while not g.prompt().startswith("Choose where"):
+        g.apply(r.choice(g.legal_options()))
+    assert not any(o.endswith("_1") for o in g.legal_options())
+
+
+def test_kings_favor_three_adds_the_throne_phase_and_the_reserve():
+    g = Game.new(ys_variant("kings_favor_three"), players=3, seed=2)
+    assert "kings_favor" in g.prog.rounds
+    assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0 and pc[3] == "reserve") == [2, 2, 2]
+    r = random.Random(2)
+    while not g.finished:
+        g.apply(r.choice(g.legal_options()))
+    assert all(sum(1 for pc in g.s.pieces if pc[1] == p and pc[3] == "throne") == 4 for p in range(3))
+
+
+def test_express_three_has_nine_brokers_and_no_white_ships():
+    g = Game.new(ys_variant("express_three"), players=3, seed=1)
+    assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0) == [0, 0, 1, 1, 2, 3, 3, 4, 4]
+    assert not any(w in g.s.zones["ship_deck"] for w in ("s02", "s08", "s14", "s20"))
+
+
+@pytest.mark.parametrize("variant", ["kings_favor", "express"])
+def test_four_player_variants_refuse_three_players(variant):
+    with pytest.raises(Exception, match="4"):
+        Game.new(ys_variant(variant), players=3, seed=0)
+
+
 def test_three_players_short_uses_three_neighborhoods():
     g = Game.new(ys_variant("three_players_short"), players=3, seed=4)
     assert set(g.s.zones["port"]) == {"n1", "n2", "n3"}
@@ -323,6 +362,43 @@ def test_two_players_neutral_wins_ties_and_chooses_by_the_rules():
     assert c["yellow"][2] == 1 and c["black"][2] == 1
     assert c["green"][2] + c["red"][2] == 1
     assert c["green"][0] + c["red"][0] == 1           # Blue, second, takes one gem
+
+
+def _column_draw(front):
+    """Two players: the blue and red columns tie (one '2' each); seat 0 and the neutral hold red."""
+    g = Game.new(ys_variant("two_players"), players=2, seed=0)
+    s = g.s
+    for p in range(3):
+        for c in ("blue", "green", "yellow", "red", "black", "vp"):
+            s.counters[c][p] = 0
+    s.counters["red"][2] = 3
+    s.pieces = [piece(0, 2, "m_blue_2"), piece(1, 2, "m_red_3")] + front
+    for n in ("n1", "n2", "n3"):
+        s.zones["port"][n] = []
+        s.zones["character_shown"][n] = []
+    s.zones["line_gem"] = {"line2": [], "line3": []}
+    s.counters["quotation"] = [7, 7, 7, 7]
+    g.start_phase("counting")
+    return g
+
+
+def test_two_players_column_draw_is_chosen_by_the_most_before_the_screen():
+    # "the player with the highest total before their screen chooses": seat 0 (4 + 4), not the
+    # neutral player, which has nothing before a screen.
+    g = _column_draw([piece(0, 4, "front", 1), piece(0, 4, "front", 1), piece(1, 0, "front", 1)])
+    assert g.current_player() == 0
+    assert g.prompt() == "Choose the column that ranks higher"
+    assert g.legal_options() == ["column:blue", "column:red"]
+    g.apply("column:red")
+    assert g.s.zones["column_rank"][:2] == ["red", "blue"]
+
+
+def test_two_players_neutral_chooses_only_a_draw_it_wins_and_by_its_gems():
+    # Nobody has anything before the screen: the neutral wins that draw and ranks red (the
+    # colour it holds most) first ("priority is given to the colors it owns in the largest amounts").
+    g = _column_draw([])
+    assert g.s.zones["column_rank"][:2] == ["red", "blue"]
+    assert g.s.counters["quotation"][3] == 7 + 2
 
 
 def test_two_players_neutral_scores_third_place_without_gems():
