@@ -286,10 +286,13 @@ class Game:
         """What ``player`` may see: everything public, nothing hidden from them."""
         s = self.s
         counters = {}
+        # A finished game's result is announced: the score counter is public then, even where
+        # it was kept from the other players (Caylus 1303: "Players reveal their Prestige Points").
+        announced = self.prog.score if s.finished else None
         for name, c in self.prog.counters.items():
             vis = c.get("visible", "public")
             v = s.counters[name]
-            if vis == "public":
+            if vis == "public" or name == announced:
                 counters[name] = v
             elif vis == "owner" and c["scope"] == "player":
                 counters[name] = [x if i == player else None for i, x in enumerate(v)]

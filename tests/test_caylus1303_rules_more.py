@@ -6,8 +6,6 @@ caylus1303_tiles.md ("tiles").  Seats are the rulebook's colours
 """
 from __future__ import annotations
 
-import pytest
-
 from caylus1303_scenarios import (BLACK, BLUE, DEFAULT_ROAD, GREEN, choose, counter, give, kind_at, new_game, occupy,
                                   only_phase, owner_at, workers_total)
 
@@ -38,11 +36,6 @@ def test_prestige_is_hidden_from_the_other_players():
         assert seen_by(g, viewer, "wood") == g.s.counters["wood"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "EN 146: 'The game ends at the end of the ninth round.  Players reveal their Prestige Points.' "
-    "The engine's observation of a finished game still shows other players' PP as None "
-    "(resource pp is 'visible owner' and Game.observation ignores g.finished); only Game.scores() "
-    "gives them."))
 def test_prestige_is_revealed_when_the_game_ends():
     # EN 146: "The game ends at the end of the ninth round.  Players reveal their Prestige Points."
     g = new_game(players=3, round_=9)

@@ -261,14 +261,10 @@ def test_an_exhausted_line_gem_or_black_gem_gives_nothing():
     assert bank(g, "yellow") == 0 and bank(g, "black") == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "EN 192: the winner 'may choose two gems from the bank, among the four gems proposed in the "
-    "corresponding port' (and EN 100 limits the white gem to 'the colors available in the bank'). "
-    "ys.rules take_from_port offers every colour in the port (gems_by_value(distinct(port[n]))) even "
-    "when the bank has none left; choosing it gives nothing (take_from_bank) and leaves the real gems "
-    "to the next players.  Interpretation: a gem the bank no longer holds cannot be chosen."))
 def test_port_offers_only_colours_left_in_the_bank():
-    # EN 192 (as in the reason above); tiles 31: "The bank is limited by these counts."
+    # EN 192: the winner "may choose two gems from the bank, among the four gems proposed in the
+    # corresponding port"; tiles 31: "The bank is limited by these counts."  A colour the bank
+    # has run out of cannot be chosen.
     g = counting_position()                        # neighborhood 1's port: blue, blue, red, green
     set_bank(g, "blue", 0)
     g.start_phase("counting")
@@ -349,14 +345,9 @@ def test_kings_favor_magician_may_swap_with_the_throne_room():
     assert [x[2] for x in g.observation(1)["pieces"] if x[1] == 0 and x[3] == "throne"] == [None]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "EN 390: throne brokers are placed 'face down in the throne room' and EN 398 speaks of 'the value "
-    "of brokers hidden in the throne room'.  The Magician's swap keeps each broker's face "
-    "(place_piece ..., keep), so a face-up broker swapped into the throne room stays face up and every "
-    "player sees its value.  Interpretation: the throne room holds only hidden brokers; EN 332 "
-    "('be either face up or face down') says where the swapped brokers may come from, not how they lie."))
 def test_kings_favor_broker_swapped_into_the_throne_room_is_hidden():
-    # EN 390 and EN 398 (as in the reason above), with EN 396: "One of the brokers the magician can
+    # EN 390: throne brokers lie "face down in the throne room"; EN 398: "brokers hidden in the
+    # throne room".  EN 396: "One of the brokers the magician can
     # swap may come from the throne room."
     g = kings_favor_placement({0: ["magician"]})
     place_two(g, "broker:screen:4:up", "n1_port", "broker:screen:3", "n2_port")
