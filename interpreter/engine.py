@@ -33,11 +33,14 @@ register("E101", "error", "a rule met a value of the wrong kind while playing")
 class IllegalOption(ValueError):
     """An option id that is not legal now; the state is unchanged."""
 
-    def __init__(self, option: str, legal: list[str], player, reason: str = ""):
-        shown = ", ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
+    def __init__(self, option, legal: list[str], player, reason: str = ""):
+        # Every legal option is named, however many: a caller (or a script reading the message)
+        # must be able to pick a legal one from the error alone.
+        shown = ", ".join(legal) if legal else "none"
         who = "player %s" % player if player is not None else "nobody"
         why = " (%s)" % reason if reason else ""
-        super().__init__("'%s' is not a legal option for %s now%s; legal options: %s" % (option, who, why, shown))
+        named = "'%s'" % option if isinstance(option, str) else repr(option)
+        super().__init__("%s is not a legal option for %s now%s; legal options: %s" % (named, who, why, shown))
         self.option, self.legal, self.reason = option, legal, reason
 
 
@@ -130,9 +133,13 @@ class Game:
         try:
             at = pend["options"].index(option)
         except (TypeError, ValueError):       # no decision pending, or not one of its options
+            legal, player = (pend["options"], pend["player"]) if pend else ([], None)
+            if type(option) is not str:
+                # Not an id at all (None, a number, a list): say so rather than explain it.
+                raise IllegalOption(option, legal, player, "an option id is a string, not %s"
+                                    % type(option).__name__) from None
             from .explain import explain
-            raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None,
-                                explain(self, option)) from None
+            raise IllegalOption(option, legal, player, explain(self, option)) from None
         frame = s.stack[-1]
         entry = frame[3][at]
         s.pending = None

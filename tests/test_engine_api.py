@@ -64,6 +64,25 @@ def test_illegal_option_names_the_legal_ones_and_leaves_the_state_unchanged(rs):
     assert g.s.decisions == 18
 
 
+def test_illegal_option_names_every_legal_option_however_many():
+    legal = ["build:tile_%03d" % i for i in range(120)]
+    message = str(IllegalOption("build:nothing", legal, 2))
+    assert all(opt in message for opt in legal) and "..." not in message
+
+
+@pytest.mark.parametrize("option", [None, 3, ["pass"], {"id": "pass"}, 1.5])
+def test_an_option_that_is_not_a_string_is_illegal_not_a_crash(rs, option):
+    g = Game.new(rs, players=3, seed=8)
+    play_to(g, 5, random_agents(3, 8))
+    before, legal = g.to_json(), g.legal_options()
+    with pytest.raises(IllegalOption) as info:
+        g.apply(option)
+    message = str(info.value)
+    assert "an option id is a string, not %s" % type(option).__name__ in message
+    assert all(opt in message for opt in legal)
+    assert g.to_json() == before
+
+
 def test_every_decision_point_rejects_a_wrong_id_without_change(rs):
     g = Game.new(rs, players=3, seed=11)
     agents = random_agents(3, 11)
