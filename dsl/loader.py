@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .declarations import build_ir
-from .diagnostics import Diagnostic, RulesError, did_you_mean, register
+from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
 from .parser import parse_text
-from .source import IR_SUFFIXES, load_ir_document, read_source
+from .source import IR_SUFFIXES, is_bare_name, load_ir_document, read_source
 from .to_ir import tree_to_raw
 
 register("L001", "error", "unknown ruleset or variant")
@@ -125,36 +125,89 @@ def _head_of(path: str) -> dict | None:
     return _HEADS[key]
 
 
+def _entry(head: dict, path: str) -> dict:
+    """How `provost variants` describes a game or a variant file."""
+    return {"name": head["name"], "title": head.get("title") or head["name"],
+            "description": head.get("description") or "", "path": path}
+
+
 def list_shipped() -> list[dict]:
-    games: dict[str, dict] = {}
-    variants = []
+    games = []
     for f in _shipped_files():
         if os.sep + "examples" + os.sep in f:
             continue
         head = _head_of(f)
-        if head is None:
-            continue
-        if head["kind"] == "game":
-            games[head["name"]] = {"name": head["name"], "title": head.get("title") or head["name"],
-                                   "description": head.get("description") or "", "path": f, "variants": []}
-        else:
-            variants.append((head, f))
-    for head, f in variants:
-        base = _root_game_of(f)
-        if base in games:
-            games[base]["variants"].append({"name": head["name"], "title": head.get("title") or head["name"],
-                                            "description": head.get("description") or "", "path": f})
-    return [games[k] for k in sorted(games)]
+        if head is not None and head["kind"] == "game":
+            games.append(dict(_entry(head, f), variants=variants_of(f)))
+    return sorted(games, key=lambda g: g["name"])
 
 
-def _root_game_of(path: str, depth: int = 0) -> str | None:
+def _root_file_of(path: str, depth: int = 0) -> str | None:
+    """The game file at the end of a variant's chain of bases (the file itself for a game)."""
     head = _head_of(path)
     if head is None or depth > MAX_VARIANT_DEPTH:
         return None
     if head["kind"] == "game":
-        return head["name"]
+        return path
     base = _find_base(head["extends"], path)
-    return _root_game_of(base, depth + 1) if base else None
+    return _root_file_of(base, depth + 1) if base else None
+
+
+def variants_of(game_path: str) -> list[dict]:
+    """The variants of the game in `game_path`: the rule files beside it, and the shipped ones,
+    whose chain of bases ends at that very file (so a copy of a shipped game has none of the
+    shipped variants, which extend the original)."""
+    target = os.path.abspath(game_path)
+    folder = os.path.dirname(target)
+    try:
+        beside = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".rules"))
+    except OSError:
+        beside = []
+    shipped = [f for f in _shipped_files() if os.sep + "examples" + os.sep not in f]
+    out, seen = [], set()
+    for f in beside + shipped:
+        head = _head_of(f)
+        if head is None or head["kind"] != "variant" or head["name"] in seen:
+            continue
+        root = _root_file_of(f)
+        if root is not None and os.path.abspath(root) == target:
+            seen.add(head["name"])
+            out.append(_entry(head, f))
+    return out
+
+
+def shipped_game(ruleset: str) -> dict | None:
+    """The shipped game `ruleset` names, or None when it is a path (see `is_bare_name`)."""
+    if not is_bare_name(ruleset):
+        return None
+    return next((g for g in list_shipped() if g["name"] == ruleset), None)
+
+
+def _unknown_ruleset(ruleset: str) -> UnknownName:
+    names = [g["name"] for g in list_shipped()]
+    return UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown ruleset '%s'%s (shipped: %s)"
+                                  % (ruleset, did_you_mean(ruleset, names), ", ".join(names))))
+
+
+def _unreadable(path: str) -> RulesError:
+    """Why a file has no game or variant head: its read or parse errors, else L005."""
+    _, diags = parse_file(path)
+    errors = [d for d in diags if d.severity == "error"]
+    return RulesError(errors or [Diagnostic(path, 1, 1, "error", "L005",
+                                            "a ruleset file holds one 'game' or one 'variant' first")])
+
+
+def describe_file(path: str) -> dict:
+    """What `provost variants PATH` lists: the game of a rule file (a variant file's base game)
+    with its variants, in the shape of `list_shipped`'s entries."""
+    if _head_of(path) is None:
+        raise _unreadable(path)
+    root = _root_file_of(path)
+    if root is None:
+        head = _head_of(path)
+        raise RulesError([Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+                                     "cannot find the base ruleset '%s'" % head.get("extends"))])
+    return dict(_entry(_head_of(root), root), variants=variants_of(root))
 
 
 def _find_base(ref: str, from_path: str) -> str | None:
@@ -177,27 +230,32 @@ def _find_base(ref: str, from_path: str) -> str | None:
 
 
 def resolve_path(ruleset: str, variant: str | None = None) -> str:
-    """A shipped ruleset or variant name, or a path, -> a file path."""
-    if os.path.exists(ruleset) and variant is None:
-        return ruleset
-    shipped = list_shipped()
-    names = [g["name"] for g in shipped]
-    base = ruleset
-    if os.path.exists(ruleset):
-        head = _head_of(ruleset)
-        base = head["name"] if head else ruleset
-    game = next((g for g in shipped if g["name"] == base), None)
-    if game is None:
-        raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown ruleset '%s'%s (shipped: %s)"
-                                     % (ruleset, did_you_mean(ruleset, names), ", ".join(names)))])
+    """A shipped ruleset name, or a path, (and a variant name) -> the file to load.
+
+    A bare name (`is_bare_name`) of a shipped game is that game, whatever the current directory
+    holds; a bare name that is neither shipped nor an existing file is an unknown ruleset
+    (`UnknownName`); anything else is a path, and a missing one is reported when it is read
+    (P005). A variant is looked up among the variants of the game's file (`variants_of`).
+    """
+    game = shipped_game(ruleset)
+    if game is None and is_bare_name(ruleset) and not os.path.exists(ruleset):
+        raise _unknown_ruleset(ruleset)
+    path = game["path"] if game is not None else ruleset
     if variant is None:
-        return game["path"]
-    vnames = [v["name"] for v in game["variants"]]
-    for v in game["variants"]:
+        return path
+    head = _head_of(path)
+    if head is None:
+        raise _unreadable(path)
+    if head["kind"] == "variant":
+        raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "%s is variant '%s', not a game: name its "
+                                     "base game to choose variant '%s'" % (ruleset, head["name"], variant)))
+    variants = variants_of(path)
+    for v in variants:
         if v["name"] == variant:
             return v["path"]
-    raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
-                                 % (variant, base, did_you_mean(variant, vnames), ", ".join(vnames) or "none"))])
+    vnames = [v["name"] for v in variants]
+    raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
+                                 % (variant, head["name"], did_you_mean(variant, vnames), ", ".join(vnames) or "none")))
 
 
 # ------------------------------------------------------------------ variants

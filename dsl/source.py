@@ -55,6 +55,17 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
+def is_bare_name(arg: str) -> bool:
+    """True for an argument with no path separator and no file suffix (`caylus`, not `./caylus`
+    or `caylus.rules`).
+
+    Such an argument names a shipped ruleset when one has that name, even if a file or folder
+    of that name sits in the current directory; anything else is a path (README, Commands).
+    """
+    separators = [sep for sep in ("/", os.sep, os.altsep) if sep]
+    return not any(sep in arg for sep in separators) and not os.path.splitext(arg)[1]
+
+
 def _error(path: str, line: int, col: int, code: str, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic(path, max(1, line), max(1, col), "error", code, message, hint=hint)
 

@@ -166,12 +166,14 @@ _SHIPPED_CACHE: dict = {}
 def load_rules(ruleset: str, variant: str | None = None):
     """``load_checked``, remembering shipped rulesets for the life of the process.
 
-    A name that is an existing file is always loaded afresh (the file may have
-    changed, and replay must notice); a shipped name is loaded once.
+    A path is always loaded afresh (the file may have changed, and replay must
+    notice); a shipped name is loaded once.  Which is which is the loader's rule
+    (``dsl.loader.shipped_game``): a file named ``caylus`` in the current directory
+    does not hide the shipped ``caylus``.
     """
-    from dsl.loader import load_checked
+    from dsl.loader import load_checked, shipped_game
 
-    if os.path.exists(ruleset):
+    if shipped_game(ruleset) is None:
         return load_checked(ruleset, variant)
     key = (ruleset, variant)
     rs = _SHIPPED_CACHE.get(key)

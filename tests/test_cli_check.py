@@ -94,7 +94,8 @@ def test_missing_file_exits_1(tmp_path, capsys):
     assert "[P005]" in capsys.readouterr().out
 
 
-def test_unknown_ruleset_name_is_l001(capsys):
-    assert main(["export", "caylsu"]) == 1
+def test_unknown_ruleset_name_is_a_usage_error(capsys):
+    assert main(["export", "caylsu"]) == 2
     err = capsys.readouterr().err
-    assert "[L001]" in err and "did you mean 'caylus'?" in err
+    assert "provost: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
+    assert "(shipped: caylus, caylus1303, ys)" in err

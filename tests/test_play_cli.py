@@ -112,10 +112,10 @@ def test_play_unwritable_log_exits_2(capsys, tmp_path):
     assert code == 2 and "cannot write the log" in err
 
 
-def test_play_unknown_ruleset_is_a_positioned_diagnostic(capsys):
+def test_play_unknown_ruleset_name_is_a_usage_error(capsys):
     code, _, err = run(capsys, "play", "caylsu")
-    assert code == 1
-    assert "caylsu:1:1: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
+    assert code == 2
+    assert "provost: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
 
 
 def test_play_broken_rule_file_exits_1(capsys, tmp_path):

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RulesError, did_you_mean, sort_key
+from dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, sort_key
+from dsl.source import is_bare_name
 
 CHECK_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 """Files `check` picks up when given a folder."""
@@ -56,6 +57,9 @@ def _agent_list(text: str) -> list[str]:
 
 # --- parser ------------------------------------------------------------------------------------
 
+RULESET_HELP = ("a shipped ruleset (caylus, caylus1303, ys) or a path to a rule or IR file; a bare name "
+                "(no '/', no suffix) of a shipped ruleset is the shipped one even if a file of that name is here")
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser; every subcommand's options are parsed here, run elsewhere."""
@@ -74,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
-    p.add_argument("ruleset", metavar="RULESET", help="a shipped ruleset name (caylus, caylus1303, ys) or a path")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
@@ -89,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("replay", "tools.commands_play", "run_replay"))
 
     p = sub.add_parser("sim", parents=[common], help="play many seeded games and summarise the results")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, required=True, metavar="G")
@@ -104,19 +108,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("sim", "tools.commands_sim", "run_sim"))
 
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")
     p.add_argument("-o", "--output", metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
     p.set_defaults(func=_dispatch("graph", "tools.commands_graph", "run_graph"))
 
     p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--format", choices=("json", "yaml"), default="json")
     p.add_argument("--variant", metavar="NAME")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
-    p.add_argument("base", metavar="BASE", help="a shipped ruleset name or a path")
+    p.add_argument("base", metavar="BASE", help=RULESET_HELP)
     p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
     p.set_defaults(func=_dispatch("diff", "tools.commands_diff", "run_diff"))
 
@@ -128,14 +132,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("explain", "tools.commands_explain", "run_explain"))
 
     p = sub.add_parser("rulebook", parents=[common], help="write a rulebook generated from the rule file")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--format", choices=("md", "html"), default="md")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "tools.commands_rulebook", "run_rulebook"))
 
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
-    p.add_argument("ruleset", nargs="?", metavar="RULESET")
+    p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP)
     p.set_defaults(func=cmd_variants)
     return parser
 
@@ -263,14 +267,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    shipped = _attr(_loader("variants"), "list_shipped", "variants")()
+    loader = _loader("variants")
+    shipped = _attr(loader, "list_shipped", "variants")()
     if args.ruleset is not None:
+        # RULESET as everywhere: a bare shipped name, else a path (dsl.source.is_bare_name).
         names = [r["name"] for r in shipped]
-        shipped = [r for r in shipped if r["name"] == args.ruleset]
-        if not shipped:
-            print(f"provost: error: no shipped ruleset named '{args.ruleset}'"
-                  f"{did_you_mean(args.ruleset, names)} (shipped: {', '.join(names)})", file=sys.stderr)
-            return 1
+        named = [r for r in shipped if r["name"] == args.ruleset] if is_bare_name(args.ruleset) else []
+        if named:
+            shipped = named
+        elif is_bare_name(args.ruleset) and not os.path.exists(args.ruleset):
+            raise UsageError(f"unknown ruleset '{args.ruleset}'{did_you_mean(args.ruleset, names)} "
+                             f"(shipped: {', '.join(names)})")
+        else:
+            shipped = [_attr(loader, "describe_file", "variants")(args.ruleset)]
     header = ("RULESET", "VARIANT", "TITLE", "DESCRIPTION")
     rows = []
     for ruleset in shipped:
@@ -338,6 +347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is handled below
         return code
+    except UsageError as exc:  # before RulesError: an unknown name is both
+        print(f"provost: error: {exc.message}", file=sys.stderr)
+        return 2
     except RulesError as exc:
         _print_diagnostics(exc.diagnostics)
         return 1
