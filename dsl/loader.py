@@ -39,6 +39,9 @@ class Ruleset:
     # Phases whose steps come from several files (a variant replaced or added a step):
     # (phase kind, phase name) -> {step name: the file its body came from}.
     step_files: dict = field(default_factory=dict)
+    # The absolute path of the file loaded when the rules were named by a path, None when they
+    # were named as a shipped ruleset: a saved game names the rules the same way to resume.
+    source_path: str | None = None
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -400,6 +403,7 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
     rs, diags = _resolve(path)
     if rs is None:
         return None, diags
+    rs.source_path = os.path.abspath(path)
     diags = _finish(rs, diags)
     if any(d.severity == "error" for d in diags):
         return None, diags
@@ -423,6 +427,8 @@ def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
     rs, diags = load(path)
     if rs is None:
         raise RulesError([d for d in diags if d.severity == "error"])
+    if shipped_game(ruleset) is not None:
+        rs.source_path = None      # named as shipped: found again by name wherever provost is installed
     return rs
 
 

@@ -11,6 +11,7 @@ from the rule file.
 from __future__ import annotations
 
 import json
+import os
 
 from dsl.diagnostics import Diagnostic, RulesError, register
 from dsl.loader import Ruleset, load_checked
@@ -26,6 +27,7 @@ ENGINE_VERSION = "1"
 
 register("E001", "error", "the ruleset does not allow this number of players")
 register("E002", "error", "a saved game was played with other rules")
+register("E003", "error", "the rule file a saved game names is gone")
 register("E100", "error", "a rule failed while playing (a bad index, a missing value)")
 register("E101", "error", "a rule met a value of the wrong kind while playing")
 
@@ -226,19 +228,28 @@ class Game:
 
     # ------------------------------------------------------------ save, resume, clone
     def to_json(self) -> str:
-        return json.dumps({"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
-                           "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()},
-                          separators=(",", ":"))
+        saved = {"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
+                 "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()}
+        if self.rs.source_path:
+            saved["path"] = self.rs.source_path    # rules from a file: resume from that file
+        return json.dumps(saved, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str, rs: Ruleset | None = None) -> "Game":
+        """Resume a saved game; without ``rs`` the rules are loaded as the save names them (its
+        ``path`` when they came from a file, else the shipped name), and must be unchanged."""
         d = json.loads(text)
+        path = d.get("path")
         if rs is None:
-            rs = load_checked(d["ruleset"], d["variant"])
+            if path is not None and not os.path.isfile(path):
+                raise RulesError([Diagnostic(path, 1, 1, "error", "E003",
+                                             "the rule file this game was saved with is gone")])
+            rs = load_checked(path) if path is not None else load_checked(d["ruleset"], d["variant"])
         if rs.digest != d["digest"]:
-            raise RulesError([Diagnostic("<save>", 1, 1, "error", "E002",
-                                         "the saved game was played with other rules (digest %s, now %s)"
-                                         % (d["digest"], rs.digest))])
+            what = "the rule file changed since the game was saved" if path else \
+                "the saved game was played with other rules"
+            raise RulesError([Diagnostic(path or "<save>", 1, 1, "error", "E002", "%s (digest %s, now %s)"
+                                         % (what, d["digest"], rs.digest))])
         prog = program_for(rs)
         return cls(rs, prog, State.from_dict(d["state"]), d["seed"])
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from dsl.diagnostics import RulesError
 from dsl.loader import load_checked
 from interpreter.agents import UnknownAgent, agent_seed, make_agent, play_game
 from interpreter.engine import Game, IllegalOption
@@ -213,6 +214,36 @@ def test_save_is_plain_json_and_names_its_rules(rs):
     assert d["ruleset"] == "caylus" and d["digest"] == rs.digest and d["seed"] == 4
     # loading without a ruleset loads it by name
     assert Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
+def test_a_game_of_rules_from_a_file_resumes_from_that_file_in_a_fresh_process(tmp_path):
+    rules = tmp_path / "mycaylus.rules"
+    rules.write_text((ROOT / "rulesets" / "caylus.rules").read_text())
+    g = Game.new(load_checked(str(rules)), players=3, seed=6)
+    play_to(g, 40, random_agents(3, 6))
+    saved = g.to_json()
+    assert json.loads(saved)["path"] == str(rules.resolve())
+    (tmp_path / "save.json").write_text(saved)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = subprocess.run([sys.executable, "-c", RESUME, str(tmp_path / "save.json"), json.dumps(["random"] * 3),
+                          "77"], cwd=elsewhere, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    play_game(g, [make_agent("random", 77, i) for i in range(3)])
+    assert json.loads(out.stdout)["state"] == g.to_json()
+    # the file changed, then gone: a RulesError naming it, never a game on other rules
+    rules.write_text(rules.read_text().replace("start 6 min 1 max 28", "start 7 min 1 max 28", 1))
+    with pytest.raises(RulesError, match="the rule file changed since the game was saved") as info:
+        Game.from_json(saved)
+    assert info.value.diagnostics[0].path == str(rules.resolve())
+    rules.unlink()
+    with pytest.raises(RulesError, match="the rule file this game was saved with is gone"):
+        Game.from_json(saved)
+
+
+def test_a_shipped_ruleset_is_saved_by_name_only(rs):
+    assert "path" not in json.loads(Game.new("caylus", players=3, seed=1).to_json())
 
 
 # ------------------------------------------------------------------ clone

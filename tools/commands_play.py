@@ -61,7 +61,8 @@ def run_play(args: argparse.Namespace) -> int:
 
     log = None
     if args.log:
-        source = {"ruleset": os.path.abspath(args.ruleset) if os.path.isfile(args.ruleset) else args.ruleset,
+        # As the rules were named: a shipped name stays a name, a path becomes absolute.
+        source = {"ruleset": args.ruleset if rs.source_path is None else os.path.abspath(args.ruleset),
                   "variant": args.variant}
         try:
             log = GameLogWriter(args.log, game, names, source)
