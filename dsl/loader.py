@@ -262,35 +262,44 @@ def resolve_path(ruleset: str, variant: str | None = None) -> str:
 
 
 # ------------------------------------------------------------------ variants
+def positions_file(ir: dict, path: str) -> str:
+    """The file an IR's positions refer to: the rule file it was exported from (its 'source'),
+    else the file itself. Diagnostics at those positions name that file, so `path:line:col`
+    always points at the line it describes."""
+    source = ir.get("source")
+    return source if isinstance(source, str) and source else path
+
+
 def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnostic]]:
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):
         return None, diags
+    where = positions_file(ir, path)
     heads = [d for d in ir["decls"] if d["kind"] in ("game", "variant")]
     if len(heads) != 1 or (heads[0]["kind"] == "variant" and len(ir["decls"]) != 1):
         pos = heads[1]["pos"] if len(heads) > 1 else [1, 1]
-        return None, diags + [Diagnostic(path, pos[0], pos[1], "error", "L005",
+        return None, diags + [Diagnostic(where, pos[0], pos[1], "error", "L005",
                                          "a ruleset file holds exactly one 'game' (with its declarations) "
                                          "or one 'variant'")]
     head = heads[0]
     if head["kind"] == "game":
-        rs = Ruleset(head["name"], None, list(ir["decls"]), [path] * len(ir["decls"]), [path])
+        rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
         return rs, diags
     if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
-        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L003",
+        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L003",
                                          "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L002",
                                          "cannot find the base ruleset '%s'" % head["extends"])]
     base, more = _resolve(base_path, seen + (os.path.abspath(path),))
     diags += more
     if base is None:
         return None, diags
-    more = apply_variant(base, head, path)
+    more = apply_variant(base, head, where)
     diags += more
     base.variant = head["name"]
-    base.chain.append(path)
+    base.chain.append(where)
     return base, diags
 
 
@@ -411,14 +420,19 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
 
 
 def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None, list[Diagnostic]]:
-    """For `provost export`: the IR of one file (a variant file exports as the overlay it is)."""
+    """For `provost export`: the IR of one file (a variant file exports as the overlay it is),
+    with the absolute path of the file its positions refer to as 'source' (`positions_file`)."""
     path = resolve_path(ruleset, variant)
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):
         return None, diags
     rs, more = load(path)
     diags += [d for d in more if d not in diags]
-    return (ir if rs is not None else None), diags
+    if rs is None:
+        return None, diags
+    exported = {"provost_ir": ir["provost_ir"], "source": os.path.abspath(positions_file(ir, path))}
+    exported.update((k, v) for k, v in ir.items() if k not in exported)
+    return exported, diags
 
 
 def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:

@@ -71,7 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("check", parents=[common], help="check rule files and IR files; print diagnostics")
+    p = sub.add_parser(
+        "check", parents=[common], help="check rule files and IR files; print diagnostics",
+        description="Check rule files and YAML/JSON IR files. Diagnostics print as "
+                    "path:line:col: severity: message [code], and the path is always the file the "
+                    "line:col is in: for an IR file written by 'provost export', positions in its "
+                    "declarations are those of the rule file it was exported from (its 'source' key), "
+                    "so those diagnostics name that rule file; errors in the IR document itself (syntax, "
+                    "schema) name the IR file.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for " + ", ".join(CHECK_SUFFIXES))
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
