@@ -46,6 +46,16 @@ class IllegalOption(ValueError):
         self.option, self.legal, self.reason = option, legal, reason
 
 
+def players_out_of_range(rs: Ruleset, players: int) -> str | None:
+    """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
+    lo, hi = rs.game().get("players") or [1, 8]
+    if lo <= players <= hi:
+        return None
+    title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+    return "%s is for %s, not %d" % (title, allowed, players)
+
+
 def _count_only(v):
     """A hidden zone shows how many items it holds, never which."""
     if type(v) is dict:
@@ -72,9 +82,9 @@ class Game:
         lo, hi = prog.game["players"] or [1, 8]
         if players is None:
             players = max(lo, min(4, hi))
-        if not lo <= players <= hi:
-            raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001",
-                                         "%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))])
+        problem = players_out_of_range(rs, players)
+        if problem:
+            raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001", problem)])
         s = State(players + (prog.game.get("neutral_players") or 0))
         s.humans = players
         s.rng = rng.seed_state(seed)

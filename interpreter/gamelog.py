@@ -96,7 +96,7 @@ class ReplayReport:
     message: str
     game: object = None
     line: int | None = None            # the first diverging line (1-based), None when ok
-    code: str | None = None            # R001 / R002 / R003 when not ok
+    code: str | None = None            # R001 / R002 / R003 (P005: no such file) when not ok
     decisions: int = 0                 # decisions replayed successfully
     header: dict = field(default_factory=dict)
     detail: str = ""                   # the message without its "line K: " prefix
@@ -193,6 +193,11 @@ def _load_rules(header: dict):
 
 def check_log(path: str, rs=None) -> ReplayReport:
     """Replay the log at ``path``; the report names the first line that diverges."""
+    from dsl.source import input_problem
+
+    problem = input_problem(path)       # missing, or a folder: P005, as `check` reports it
+    if problem is not None:
+        return ReplayReport(False, problem.message, line=1, code=problem.code, detail=problem.message)
     report = ReplayReport(False, "")
     try:
         _replay_into(path, rs, report)

@@ -13,23 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli as run
 from dsl.diagnostics import RulesError
 from dsl.loader import load_checked, resolve_path, shipped_game
 from dsl.source import is_bare_name
-from tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 VARIANT = """variant rich_start "Rich start" extends {base}:
     replace counter workers per player start 7
 """
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ class SimSpec:
 
     rules: object          # dsl.loader.Ruleset (picklable)
     players: int
-    agents: tuple          # one name per seat, neutral seats included (as `provost play` does)
+    agents: tuple          # one name per seat: the deciding seats' agents, then NEUTRAL for each neutral seat
     seed: int = 0
 
     @property
@@ -146,7 +146,8 @@ def play_one(spec: SimSpec, index: int) -> dict:
     game = None
     try:
         game = Game.new(spec.rules, players=spec.players, seed=seed)
-        agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents)]
+        # Neutral seats (labelled NEUTRAL) never decide: the rules play them.
+        agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents[:spec.players])]
         play_game(game, agents, after=after)
         return {"game": index, "seed": seed, "digest": spec.rules.digest, "scores": game.scores(),
                 "winners": game.winners(), "rounds": game.s.round, "decisions": game.s.decisions,
