@@ -220,11 +220,13 @@ class Game:
 
     # ------------------------------------------------------------ results
     def scores(self) -> list[int]:
+        """Every seat's score in seat order, the neutral seats (played by the rules) last."""
         return list(self.s.counters[self.prog.score])
 
     def winners(self) -> list[int]:
-        """The players with the best score; the game's tiebreak decides among them, else they share."""
-        sc = self.scores()
+        """The deciding players with the best score; the game's tiebreak decides among them, else
+        they share.  Neutral players are a device of the rules (Ys for 2): they score, never win."""
+        sc = self.scores()[:self.s.humans]
         best = max(sc)
         tied = [i for i, v in enumerate(sc) if v == best]
         if len(tied) > 1 and self.prog.tiebreak is not None:
@@ -232,6 +234,13 @@ class Game:
             top = max(keys.values())
             tied = [i for i in tied if keys[i] == top]
         return tied
+
+    def result(self) -> dict:
+        """The outcome as reports give it: ``scores`` of the deciding seats (``players`` of them),
+        ``neutral_scores`` of the neutral seats, ``winners`` (deciding seats), ``rounds``, ``decisions``."""
+        sc, n = self.scores(), self.s.humans
+        return {"scores": sc[:n], "neutral_scores": sc[n:], "winners": self.winners(),
+                "rounds": self.s.round, "decisions": self.s.decisions}
 
     def ended(self) -> bool:
         return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False

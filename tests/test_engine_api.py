@@ -246,6 +246,17 @@ def test_a_shipped_ruleset_is_saved_by_name_only(rs):
     assert "path" not in json.loads(Game.new("caylus", players=3, seed=1).to_json())
 
 
+def test_a_neutral_player_scores_but_never_wins():
+    g = Game.new("ys", players=2, seed=1, variant="two_players")
+    assert (g.s.players, g.s.humans) == (3, 2)
+    g.s.counters[g.prog.score][:] = [30, 41, 55]      # the neutral seat (2) has the best score
+    assert g.winners() == [1]
+    assert g.scores() == [30, 41, 55]                 # every seat's score, neutral last
+    assert g.result()["scores"] == [30, 41] and g.result()["neutral_scores"] == [55]
+    g.s.counters[g.prog.score][:] = [41, 41, 55]
+    assert set(g.winners()) <= {0, 1} and g.winners()
+
+
 # ------------------------------------------------------------------ clone
 def test_clone_is_independent(rs):
     g = Game.new(rs, players=4, seed=9)

@@ -91,6 +91,31 @@ def test_variant(capsys, tmp_path):
     assert run(capsys, "replay", str(log))[0] == 0
 
 
+def test_a_neutral_player_scores_apart_and_never_wins(capsys, tmp_path):
+    log = tmp_path / "ys2.jsonl"
+    for seed in range(4):
+        code, out, _ = run(capsys, "play", "ys", "--variant", "two_players", "--players", "2", "--seed", str(seed),
+                           "--format", "json", "--log", str(log))
+        d = json.loads(out)
+        assert code == 0 and d["players"] == 2 and d["neutral"] == [2]
+        assert len(d["scores"]) == 2 and len(d["neutral_scores"]) == 1
+        assert d["winners"] and set(d["winners"]) <= {0, 1}
+        assert all(d["scores"][w] == max(d["scores"]) for w in d["winners"])
+        result = json.loads(log.read_text().splitlines()[-1])
+        assert {k: result[k] for k in ("scores", "neutral_scores", "winners")} == \
+            {k: d[k] for k in ("scores", "neutral_scores", "winners")}
+        assert run(capsys, "replay", str(log))[0] == 0
+        replayed = json.loads(run(capsys, "replay", str(log), "--format", "json")[1])
+        assert (replayed["scores"], replayed["winners"]) == (d["scores"], d["winners"])
+
+
+def test_a_log_result_without_neutral_scores_still_replays(game_log, tmp_path, capsys):
+    path, lines, _ = game_log
+    last = json.loads(lines[-1])
+    del last["neutral_scores"]      # as logs were written before the key existed
+    assert run(capsys, "replay", str(_write(tmp_path, lines[:-1] + [json.dumps(last)])))[0] == 0
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human"),
     (["--agents", "greedy,random,random,random,random"], "5 agents given for 4 players"),
@@ -131,7 +156,7 @@ def test_log_layout(game_log):
     assert head["agents"] == ["random"] * 4 and head["seed"] == 5
     assert [d["n"] for d in decisions] == list(range(1, len(decisions) + 1))
     assert all(d["type"] == "decision" and {"player", "option", "round", "phase"} <= set(d) for d in decisions)
-    assert last == {"type": "result", "scores": result["scores"], "winners": result["winners"],
+    assert last == {"type": "result", "scores": result["scores"], "neutral_scores": [], "winners": result["winners"],
                     "rounds": result["rounds"], "decisions": result["decisions"]}
     assert len(decisions) == result["decisions"]
 

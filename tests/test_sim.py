@@ -134,7 +134,12 @@ def test_ys_gems_characters_and_neutral_seat(capsys):
     assert code == 0
     assert (r["players"], r["seats"], r["neutral_seats"]) == (2, 3, [2])
     assert r["agents"] == ["random", "random", "neutral"]
-    assert [a["agent"] for a in r["win_rate"]["by_agent"]] == ["random", "neutral"]
+    # the neutral player scores but never wins: win rates over the deciding seats only
+    assert [a["agent"] for a in r["win_rate"]["by_agent"]] == ["random"]
+    assert [e["seat"] for e in r["win_rate"]["by_seat"]] == [0, 1]
+    assert [e["seat"] for e in r["score"]["by_seat"]] == [0, 1]
+    assert [(e["seat"], e["agent"]) for e in r["score"]["neutral"]] == [(2, "neutral")]
+    assert sum(c for _, c in r["score"]["neutral"][0]["distribution"]) == 2
 
 
 def test_text_report(capsys):

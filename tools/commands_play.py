@@ -89,19 +89,20 @@ def run_play(args: argparse.Namespace) -> int:
         if log is not None:
             log.close()
 
-    scores, winners = game.scores(), game.winners()
     if args.format == "json":
+        # scores: the deciding seats (len == players); a neutral seat's score is apart and never wins.
         print(json.dumps({"ok": True, "ruleset": rs.name, "variant": rs.variant, "players": n, "seed": args.seed,
-                          "agents": names, "scores": scores, "neutral": list(range(n, game.s.players)), "winners": winners, "rounds": game.s.round,
-                          "decisions": game.s.decisions, "ruleset_hash": rs.digest, "log": args.log}))
+                          "agents": names, **game.result(), "neutral": list(range(n, game.s.players)),
+                          "ruleset_hash": rs.digest, "log": args.log}))
     else:
+        scores, winners = game.scores(), game.winners()
         title = rs.name + (" / " + rs.variant if rs.variant else "")
         print("%s, %d players, seed %d: %d rounds, %d decisions" % (title, n, args.seed, game.s.round,
                                                                    game.s.decisions))
         names = names + ["neutral"] * (game.s.players - n)
         width = max(len(a) for a in names)
         for seat, (name, score) in enumerate(zip(names, scores)):
-            mark = "  winner" if seat in winners else ""
+            mark = "  winner" if seat in winners else ("  (never wins)" if seat >= n else "")
             print("  seat %d  %-*s  %4d %s%s" % (seat, width, name, score, rs.game().get("score", "points"), mark))
         who = ", ".join("seat %d (%s)" % (w, names[w]) for w in winners)
         print(("winners: " if len(winners) > 1 else "winner: ") + who)
@@ -119,7 +120,7 @@ def run_replay(args: argparse.Namespace) -> int:
         out = {"log": args.log, "ok": r.ok, "line": r.line, "code": r.code, "message": r.message,
                "decisions": r.decisions}
         if r.ok and r.game is not None:
-            out.update(scores=r.game.scores(), winners=r.game.winners(), rounds=r.game.s.round)
+            out.update(r.game.result())
         else:
             out = failure_object("input", r.message, [r.diagnostic(args.log)], out)
         print(json.dumps(out))
