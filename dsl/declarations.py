@@ -318,10 +318,11 @@ class Builder:
         a = self.attributes(raw, {"slots": "args", "per_player": "args", "placeable": "args", "work": "block"})
         placeable = self.one_arg(a.get("placeable"), "yes or no", ("bool",))
         slots = self.one_arg(a.get("slots"), "a number or 'unlimited'", ("int", "name"))
-        if isinstance(slots, str):
-            if slots != "unlimited":
-                self.error(a["slots"]["pos"], "D005", "'slots' expects a number or 'unlimited'")
-            slots = -1
+        if isinstance(slots, str) and slots != "unlimited":
+            self.error(a["slots"]["pos"], "D005", "'slots' expects a number or 'unlimited'")
+            slots = None
+        # 'unlimited' stays a word in the IR (as a building's count does): a number, -1 included,
+        # is a number, and the range checks hold it to at least 1.
         return [{"kind": "space", "name": name, "title": title, "tags": tags,
                  "slots": 1 if slots is None else slots,
                  "per_player": self.one_arg(a.get("per_player"), "a number", ("int",)),

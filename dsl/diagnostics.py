@@ -70,6 +70,27 @@ class RulesError(Exception):
         super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
 
 
+class UsageError(Exception):
+    """A command asked for something that is not there: an unknown name, an output that cannot be
+    written. Not a fault of the rules; the CLI prints `provost: error: MESSAGE` and exits 2."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownName(RulesError, UsageError):
+    """A ruleset or variant name that names nothing (L001).
+
+    A `RulesError` for the engine's callers, who load rules by name; a usage error at the
+    command line, where the name is an argument that was mistyped.
+    """
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__([diagnostic])
+        self.message = diagnostic.message
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A suffix for "unknown name" messages: `"; did you mean 'x'?"`, or `""` if nothing is close."""
     matches = difflib.get_close_matches(name, list(candidates), n=1)
@@ -105,4 +126,5 @@ register("P002", "error", "file is not valid UTF-8")
 register("P003", "error", "binary content (NUL bytes)")
 register("P004", "error", "empty file")
 register("P005", "error", "file not found or unreadable")
+register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")

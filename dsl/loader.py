@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from .declarations import build_ir
-from .diagnostics import Diagnostic, RulesError, did_you_mean, register
+from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
 from .parser import parse_text
-from .source import IR_SUFFIXES, load_ir_document, read_source
+from .source import IR_SUFFIXES, is_bare_name, load_ir_document, read_source
 from .to_ir import tree_to_raw
 
 register("L001", "error", "unknown ruleset or variant")
@@ -40,6 +40,9 @@ class Ruleset:
     # Phases whose steps come from several files (a variant replaced or added a step):
     # (phase kind, phase name) -> {step name: the file its body came from}.
     step_files: dict = field(default_factory=dict)
+    # The absolute path of the file loaded when the rules were named by a path, None when they
+    # were named as a shipped ruleset: a saved game names the rules the same way to resume.
+    source_path: str | None = None
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -126,36 +129,89 @@ def _head_of(path: str) -> dict | None:
     return _HEADS[key]
 
 
+def _entry(head: dict, path: str) -> dict:
+    """How `provost variants` describes a game or a variant file."""
+    return {"name": head["name"], "title": head.get("title") or head["name"],
+            "description": head.get("description") or "", "path": path}
+
+
 def list_shipped() -> list[dict]:
-    games: dict[str, dict] = {}
-    variants = []
+    games = []
     for f in _shipped_files():
         if os.sep + "examples" + os.sep in f:
             continue
         head = _head_of(f)
-        if head is None:
-            continue
-        if head["kind"] == "game":
-            games[head["name"]] = {"name": head["name"], "title": head.get("title") or head["name"],
-                                   "description": head.get("description") or "", "path": f, "variants": []}
-        else:
-            variants.append((head, f))
-    for head, f in variants:
-        base = _root_game_of(f)
-        if base in games:
-            games[base]["variants"].append({"name": head["name"], "title": head.get("title") or head["name"],
-                                            "description": head.get("description") or "", "path": f})
-    return [games[k] for k in sorted(games)]
+        if head is not None and head["kind"] == "game":
+            games.append(dict(_entry(head, f), variants=variants_of(f)))
+    return sorted(games, key=lambda g: g["name"])
 
 
-def _root_game_of(path: str, depth: int = 0) -> str | None:
+def _root_file_of(path: str, depth: int = 0) -> str | None:
+    """The game file at the end of a variant's chain of bases (the file itself for a game)."""
     head = _head_of(path)
     if head is None or depth > MAX_VARIANT_DEPTH:
         return None
     if head["kind"] == "game":
-        return head["name"]
+        return path
     base = _find_base(head["extends"], path)
-    return _root_game_of(base, depth + 1) if base else None
+    return _root_file_of(base, depth + 1) if base else None
+
+
+def variants_of(game_path: str) -> list[dict]:
+    """The variants of the game in `game_path`: the rule files beside it, and the shipped ones,
+    whose chain of bases ends at that very file (so a copy of a shipped game has none of the
+    shipped variants, which extend the original)."""
+    target = os.path.abspath(game_path)
+    folder = os.path.dirname(target)
+    try:
+        beside = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".rules"))
+    except OSError:
+        beside = []
+    shipped = [f for f in _shipped_files() if os.sep + "examples" + os.sep not in f]
+    out, seen = [], set()
+    for f in beside + shipped:
+        head = _head_of(f)
+        if head is None or head["kind"] != "variant" or head["name"] in seen:
+            continue
+        root = _root_file_of(f)
+        if root is not None and os.path.abspath(root) == target:
+            seen.add(head["name"])
+            out.append(_entry(head, f))
+    return out
+
+
+def shipped_game(ruleset: str) -> dict | None:
+    """The shipped game `ruleset` names, or None when it is a path (see `is_bare_name`)."""
+    if not is_bare_name(ruleset):
+        return None
+    return next((g for g in list_shipped() if g["name"] == ruleset), None)
+
+
+def _unknown_ruleset(ruleset: str) -> UnknownName:
+    names = [g["name"] for g in list_shipped()]
+    return UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown ruleset '%s'%s (shipped: %s)"
+                                  % (ruleset, did_you_mean(ruleset, names), ", ".join(names))))
+
+
+def _unreadable(path: str) -> RulesError:
+    """Why a file has no game or variant head: its read or parse errors, else L005."""
+    _, diags = parse_file(path)
+    errors = [d for d in diags if d.severity == "error"]
+    return RulesError(errors or [Diagnostic(path, 1, 1, "error", "L005",
+                                            "a ruleset file holds one 'game' or one 'variant' first")])
+
+
+def describe_file(path: str) -> dict:
+    """What `provost variants PATH` lists: the game of a rule file (a variant file's base game)
+    with its variants, in the shape of `list_shipped`'s entries."""
+    if _head_of(path) is None:
+        raise _unreadable(path)
+    root = _root_file_of(path)
+    if root is None:
+        head = _head_of(path)
+        raise RulesError([Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+                                     "cannot find the base ruleset '%s'" % head.get("extends"))])
+    return dict(_entry(_head_of(root), root), variants=variants_of(root))
 
 
 def _find_base(ref: str, from_path: str) -> str | None:
@@ -178,68 +234,82 @@ def _find_base(ref: str, from_path: str) -> str | None:
 
 
 def resolve_path(ruleset: str, variant: str | None = None) -> str:
-    """A shipped ruleset or variant name, or a path, -> a file path."""
-    if os.path.exists(ruleset) and variant is None:
-        return ruleset
-    shipped = list_shipped()
-    names = [g["name"] for g in shipped]
-    base = ruleset
-    if os.path.exists(ruleset):
-        head = _head_of(ruleset)
-        base = head["name"] if head else ruleset
-    game = next((g for g in shipped if g["name"] == base), None)
-    if game is None:
-        raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown ruleset '%s'%s (shipped: %s)"
-                                     % (ruleset, did_you_mean(ruleset, names), ", ".join(names)))])
+    """A shipped ruleset name, or a path, (and a variant name) -> the file to load.
+
+    A bare name (`is_bare_name`) of a shipped game is that game, whatever the current directory
+    holds; a bare name that is neither shipped nor an existing file is an unknown ruleset
+    (`UnknownName`); anything else is a path, and a missing one is reported when it is read
+    (P005). A variant is looked up among the variants of the game's file (`variants_of`).
+    """
+    game = shipped_game(ruleset)
+    if game is None and is_bare_name(ruleset) and not os.path.exists(ruleset):
+        raise _unknown_ruleset(ruleset)
+    path = game["path"] if game is not None else ruleset
     if variant is None:
-        return game["path"]
-    vnames = [v["name"] for v in game["variants"]]
-    for v in game["variants"]:
+        return path
+    head = _head_of(path)
+    if head is None:
+        raise _unreadable(path)
+    if head["kind"] == "variant":
+        raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "%s is variant '%s', not a game: name its "
+                                     "base game to choose variant '%s'" % (ruleset, head["name"], variant)))
+    variants = variants_of(path)
+    for v in variants:
         if v["name"] == variant:
             return v["path"]
-    raise RulesError([Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
-                                 % (variant, base, did_you_mean(variant, vnames), ", ".join(vnames) or "none"))])
+    vnames = [v["name"] for v in variants]
+    raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
+                                 % (variant, head["name"], did_you_mean(variant, vnames), ", ".join(vnames) or "none")))
 
 
 # ------------------------------------------------------------------ variants
+def positions_file(ir: dict, path: str) -> str:
+    """The file an IR's positions refer to: the rule file it was exported from (its 'source'),
+    else the file itself. Diagnostics at those positions name that file, so `path:line:col`
+    always points at the line it describes."""
+    source = ir.get("source")
+    return source if isinstance(source, str) and source else path
+
+
 def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnostic]]:
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):
         return None, diags
+    where = positions_file(ir, path)
     heads = [d for d in ir["decls"] if d["kind"] in ("game", "variant")]
     if len(heads) != 1 or (heads[0]["kind"] == "variant" and len(ir["decls"]) != 1):
         pos = heads[1]["pos"] if len(heads) > 1 else [1, 1]
-        return None, diags + [Diagnostic(path, pos[0], pos[1], "error", "L005",
+        return None, diags + [Diagnostic(where, pos[0], pos[1], "error", "L005",
                                          "a ruleset file holds exactly one 'game' (with its declarations) "
                                          "or one 'variant'")]
     head = heads[0]
     if head["kind"] == "game":
-        rs = Ruleset(head["name"], None, list(ir["decls"]), [path] * len(ir["decls"]), [path])
+        rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
         return rs, diags
     if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
-        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L003",
+        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L003",
                                          "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, diags + [Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L002",
                                          "cannot find the base ruleset '%s'" % head["extends"])]
     base, more = _resolve(base_path, seen + (os.path.abspath(path),))
     diags += more
     if base is None:
         return None, diags
     for name in head.get("with") or []:
-        more = _apply_with(base, name, head, path)
+        more = _apply_with(base, name, head, path, where)
         diags += more
         if any(d.severity == "error" for d in more):
             return None, diags
-    more = apply_variant(base, head, path)
+    more = apply_variant(base, head, where)
     diags += more
     base.variant = head["name"]
-    base.chain.append(path)
+    base.chain.append(where)
     return base, diags
 
 
-def _apply_with(rs: Ruleset, name: str, head: dict, path: str) -> list[Diagnostic]:
+def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> list[Diagnostic]:
     """``extends BASE with NAME``: apply variant NAME's own changes (not its bases') to ``rs``.
 
     So two variants of one game combine without copying either: ``variant kings_favor_three
@@ -248,7 +318,7 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str) -> list[Diagnosti
     pos = head["pos"]
 
     def error(code, msg):
-        return [Diagnostic(path, pos[0], pos[1], "error", code, msg)]
+        return [Diagnostic(where, pos[0], pos[1], "error", code, msg)]
 
     other = _find_base(name, path)
     if other is None:
@@ -259,12 +329,15 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str) -> list[Diagnosti
     with_head = ir["decls"][0] if ir["decls"] else None
     if with_head is None or with_head["kind"] != "variant":
         return error("L006", "'%s' is not a variant: a game goes after 'extends', variants after 'with'" % name)
-    if _root_game_of(other) != rs.name:
-        return error("L006", "variant '%s' changes the game '%s', not '%s'" % (name, _root_game_of(other), rs.name))
+    root = _root_file_of(other)
+    game = _head_of(root)["name"] if root else None
+    if game != rs.name:
+        return error("L006", "variant '%s' changes the game '%s', not '%s'" % (name, game, rs.name))
     if os.path.abspath(other) in map(os.path.abspath, rs.chain):
         return error("L003", "variant '%s' is already part of this variant's base" % name)
-    more = apply_variant(rs, with_head, other)
-    rs.chain.append(other)
+    other_where = positions_file(ir, other)
+    more = apply_variant(rs, with_head, other_where)
+    rs.chain.append(other_where)
     return more
 
 
@@ -377,6 +450,7 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
     rs, diags = _resolve(path)
     if rs is None:
         return None, diags
+    rs.source_path = os.path.abspath(path)
     diags = _finish(rs, diags)
     if any(d.severity == "error" for d in diags):
         return None, diags
@@ -384,14 +458,19 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
 
 
 def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None, list[Diagnostic]]:
-    """For `provost export`: the IR of one file (a variant file exports as the overlay it is)."""
+    """For `provost export`: the IR of one file (a variant file exports as the overlay it is),
+    with the absolute path of the file its positions refer to as 'source' (`positions_file`)."""
     path = resolve_path(ruleset, variant)
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):
         return None, diags
     rs, more = load(path)
     diags += [d for d in more if d not in diags]
-    return (ir if rs is not None else None), diags
+    if rs is None:
+        return None, diags
+    exported = {"provost_ir": ir["provost_ir"], "source": os.path.abspath(positions_file(ir, path))}
+    exported.update((k, v) for k, v in ir.items() if k not in exported)
+    return exported, diags
 
 
 def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
@@ -400,6 +479,8 @@ def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
     rs, diags = load(path)
     if rs is None:
         raise RulesError([d for d in diags if d.severity == "error"])
+    if shipped_game(ruleset) is not None:
+        rs.source_path = None      # named as shipped: found again by name wherever provost is installed
     return rs
 
 

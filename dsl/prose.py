@@ -173,7 +173,7 @@ class Prose:
                     lines.extend(self.block(d[part], 2))
             return lines
         if kind == "space":
-            lines = ["%s: %s place(s)%s" % (title, "any number of" if d["slots"] < 0 else d["slots"],
+            lines = ["%s: %s place(s)%s" % (title, "any number of" if d["slots"] == "unlimited" else d["slots"],
                                              ", one per player" if d.get("per_player") == 1 else "")]
             if d.get("work"):
                 lines.extend(self.block(d["work"], 1))

@@ -111,7 +111,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("| space | places | effect |")
         w("|---|---|---|")
         for d in spaces:
-            places = "any number" if d["slots"] < 0 else str(d["slots"])
+            places = "any number" if d["slots"] == "unlimited" else str(d["slots"])
             if d.get("per_player"):
                 places += ", %s per player" % d["per_player"]
             if not d.get("placeable", True):

@@ -55,6 +55,17 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
+def is_bare_name(arg: str) -> bool:
+    """True for an argument with no path separator and no file suffix (`caylus`, not `./caylus`
+    or `caylus.rules`).
+
+    Such an argument names a shipped ruleset when one has that name, even if a file or folder
+    of that name sits in the current directory; anything else is a path (README, Commands).
+    """
+    separators = [sep for sep in ("/", os.sep, os.altsep) if sep]
+    return not any(sep in arg for sep in separators) and not os.path.splitext(arg)[1]
+
+
 def _error(path: str, line: int, col: int, code: str, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic(path, max(1, line), max(1, col), "error", code, message, hint=hint)
 
@@ -75,13 +86,9 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
     order mark is dropped and CRLF line ends become LF, which changes no line numbers.
     """
     name = os.fspath(path)
-    try:
-        st = os.stat(name)
-    except OSError as exc:
-        reason = "file not found" if isinstance(exc, FileNotFoundError) else f"cannot read file: {exc.strerror}"
-        return None, [_error(name, 1, 1, "P005", reason)]
-    if stat.S_ISDIR(st.st_mode):
-        return None, [_error(name, 1, 1, "P005", "is a directory, not a file")]
+    st, problem = _stat_input(name)
+    if problem is not None:
+        return None, [problem]
     if st.st_size > MAX_BYTES:
         return None, [_too_large(name, st.st_size)]
     try:
@@ -107,6 +114,23 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
     if not text.strip():
         return None, [_error(name, 1, 1, "P004", "empty file")]
     return text.replace("\r\n", "\n"), []
+
+
+def _stat_input(name: str) -> tuple[os.stat_result | None, Diagnostic | None]:
+    try:
+        st = os.stat(name)
+    except OSError as exc:
+        reason = "file not found" if isinstance(exc, FileNotFoundError) else f"cannot read file: {exc.strerror}"
+        return None, _error(name, 1, 1, "P005", reason)
+    if stat.S_ISDIR(st.st_mode):
+        return None, _error(name, 1, 1, "P005", "is a directory, not a file")
+    return st, None
+
+
+def input_problem(path: str | os.PathLike[str]) -> Diagnostic | None:
+    """The P005 diagnostic for an input that is not a file (missing, a folder, unreadable), else
+    None: what every command reports for such an input, as `check` does."""
+    return _stat_input(os.fspath(path))[1]
 
 
 def _too_large(name: str, size: int | None) -> Diagnostic:

@@ -11,6 +11,7 @@ from the rule file.
 from __future__ import annotations
 
 import json
+import os
 
 from dsl.diagnostics import Diagnostic, RulesError, register
 from dsl.loader import Ruleset, load_checked
@@ -26,6 +27,7 @@ ENGINE_VERSION = "1"
 
 register("E001", "error", "the ruleset does not allow this number of players")
 register("E002", "error", "a saved game was played with other rules")
+register("E003", "error", "the rule file a saved game names is gone")
 register("E100", "error", "a rule failed while playing (a bad index, a missing value)")
 register("E101", "error", "a rule met a value of the wrong kind while playing")
 
@@ -33,12 +35,25 @@ register("E101", "error", "a rule met a value of the wrong kind while playing")
 class IllegalOption(ValueError):
     """An option id that is not legal now; the state is unchanged."""
 
-    def __init__(self, option: str, legal: list[str], player, reason: str = ""):
-        shown = ", ".join(legal[:40]) + (" ..." if len(legal) > 40 else "")
+    def __init__(self, option, legal: list[str], player, reason: str = ""):
+        # Every legal option is named, however many: a caller (or a script reading the message)
+        # must be able to pick a legal one from the error alone.
+        shown = ", ".join(legal) if legal else "none"
         who = "player %s" % player if player is not None else "nobody"
         why = " (%s)" % reason if reason else ""
-        super().__init__("'%s' is not a legal option for %s now%s; legal options: %s" % (option, who, why, shown))
+        named = "'%s'" % option if isinstance(option, str) else repr(option)
+        super().__init__("%s is not a legal option for %s now%s; legal options: %s" % (named, who, why, shown))
         self.option, self.legal, self.reason = option, legal, reason
+
+
+def players_out_of_range(rs: Ruleset, players: int) -> str | None:
+    """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
+    lo, hi = rs.game().get("players") or [1, 8]
+    if lo <= players <= hi:
+        return None
+    title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+    return "%s is for %s, not %d" % (title, allowed, players)
 
 
 def _count_only(v):
@@ -67,9 +82,9 @@ class Game:
         lo, hi = prog.game["players"] or [1, 8]
         if players is None:
             players = max(lo, min(4, hi))
-        if not lo <= players <= hi:
-            raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001",
-                                         "%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))])
+        problem = players_out_of_range(rs, players)
+        if problem:
+            raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001", problem)])
         s = State(players + (prog.game.get("neutral_players") or 0))
         s.humans = players
         s.rng = rng.seed_state(seed)
@@ -130,9 +145,13 @@ class Game:
         try:
             at = pend["options"].index(option)
         except (TypeError, ValueError):       # no decision pending, or not one of its options
+            legal, player = (pend["options"], pend["player"]) if pend else ([], None)
+            if type(option) is not str:
+                # Not an id at all (None, a number, a list): say so rather than explain it.
+                raise IllegalOption(option, legal, player, "an option id is a string, not %s"
+                                    % type(option).__name__) from None
             from .explain import explain
-            raise IllegalOption(option, pend["options"] if pend else [], pend["player"] if pend else None,
-                                explain(self, option)) from None
+            raise IllegalOption(option, legal, player, explain(self, option)) from None
         frame = s.stack[-1]
         entry = frame[3][at]
         s.pending = None
@@ -201,11 +220,13 @@ class Game:
 
     # ------------------------------------------------------------ results
     def scores(self) -> list[int]:
+        """Every seat's score in seat order, the neutral seats (played by the rules) last."""
         return list(self.s.counters[self.prog.score])
 
     def winners(self) -> list[int]:
-        """The players with the best score; the game's tiebreak decides among them, else they share."""
-        sc = self.scores()
+        """The deciding players with the best score; the game's tiebreak decides among them, else
+        they share.  Neutral players are a device of the rules (Ys for 2): they score, never win."""
+        sc = self.scores()[:self.s.humans]
         best = max(sc)
         tied = [i for i, v in enumerate(sc) if v == best]
         if len(tied) > 1 and self.prog.tiebreak is not None:
@@ -214,24 +235,40 @@ class Game:
             tied = [i for i in tied if keys[i] == top]
         return tied
 
+    def result(self) -> dict:
+        """The outcome as reports give it: ``scores`` of the deciding seats (``players`` of them),
+        ``neutral_scores`` of the neutral seats, ``winners`` (deciding seats), ``rounds``, ``decisions``."""
+        sc, n = self.scores(), self.s.humans
+        return {"scores": sc[:n], "neutral_scores": sc[n:], "winners": self.winners(),
+                "rounds": self.s.round, "decisions": self.s.decisions}
+
     def ended(self) -> bool:
         return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False
 
     # ------------------------------------------------------------ save, resume, clone
     def to_json(self) -> str:
-        return json.dumps({"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
-                           "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()},
-                          separators=(",", ":"))
+        saved = {"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
+                 "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()}
+        if self.rs.source_path:
+            saved["path"] = self.rs.source_path    # rules from a file: resume from that file
+        return json.dumps(saved, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str, rs: Ruleset | None = None) -> "Game":
+        """Resume a saved game; without ``rs`` the rules are loaded as the save names them (its
+        ``path`` when they came from a file, else the shipped name), and must be unchanged."""
         d = json.loads(text)
+        path = d.get("path")
         if rs is None:
-            rs = load_checked(d["ruleset"], d["variant"])
+            if path is not None and not os.path.isfile(path):
+                raise RulesError([Diagnostic(path, 1, 1, "error", "E003",
+                                             "the rule file this game was saved with is gone")])
+            rs = load_checked(path) if path is not None else load_checked(d["ruleset"], d["variant"])
         if rs.digest != d["digest"]:
-            raise RulesError([Diagnostic("<save>", 1, 1, "error", "E002",
-                                         "the saved game was played with other rules (digest %s, now %s)"
-                                         % (d["digest"], rs.digest))])
+            what = "the rule file changed since the game was saved" if path else \
+                "the saved game was played with other rules"
+            raise RulesError([Diagnostic(path or "<save>", 1, 1, "error", "E002", "%s (digest %s, now %s)"
+                                         % (what, d["digest"], rs.digest))])
         prog = program_for(rs)
         return cls(rs, prog, State.from_dict(d["state"]), d["seed"])
 

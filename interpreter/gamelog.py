@@ -7,10 +7,13 @@ A log has one JSON object per line:
      "source": {"ruleset": "caylus", "variant": null}}
     {"type": "decision", "n": 1, "player": 2, "option": "place:gate", "round": 1, "phase": "placement"}
     ...
-    {"type": "result", "scores": [...], "winners": [...], "rounds": 13, "decisions": 251}
+    {"type": "result", "scores": [...], "neutral_scores": [], "winners": [...], "rounds": 13, "decisions": 251}
 
 ``n`` counts decisions from 1; ``round`` and ``phase`` are the game's position
-when the decision was asked.  ``source`` says how the rules were named when the
+when the decision was asked.  The result's ``scores`` are the deciding seats'
+(``players`` of them), ``neutral_scores`` the neutral seats' (Ys for 2: the
+rules' third player), and ``winners`` deciding seats only: neutral players
+score but never win (``Game.result``).  ``source`` says how the rules were named when the
 game was played (a shipped name or a path, and the ``--variant`` given), so a
 replay loads the same files; ``ruleset_hash`` (the ruleset's digest) proves they
 still hold the same rules.
@@ -85,8 +88,7 @@ def header_record(game, agents, source, engine_version) -> dict:
 
 
 def result_record(game) -> dict:
-    return {"type": "result", "scores": game.scores(), "winners": game.winners(),
-            "rounds": game.s.round, "decisions": game.s.decisions}
+    return {"type": "result", **game.result()}
 
 
 # ------------------------------------------------------------------ replaying
@@ -96,7 +98,7 @@ class ReplayReport:
     message: str
     game: object = None
     line: int | None = None            # the first diverging line (1-based), None when ok
-    code: str | None = None            # R001 / R002 / R003 when not ok
+    code: str | None = None            # R001 / R002 / R003 (P005: no such file) when not ok
     decisions: int = 0                 # decisions replayed successfully
     header: dict = field(default_factory=dict)
     detail: str = ""                   # the message without its "line K: " prefix
@@ -166,12 +168,14 @@ _SHIPPED_CACHE: dict = {}
 def load_rules(ruleset: str, variant: str | None = None):
     """``load_checked``, remembering shipped rulesets for the life of the process.
 
-    A name that is an existing file is always loaded afresh (the file may have
-    changed, and replay must notice); a shipped name is loaded once.
+    A path is always loaded afresh (the file may have changed, and replay must
+    notice); a shipped name is loaded once.  Which is which is the loader's rule
+    (``dsl.loader.shipped_game``): a file named ``caylus`` in the current directory
+    does not hide the shipped ``caylus``.
     """
-    from dsl.loader import load_checked
+    from dsl.loader import load_checked, shipped_game
 
-    if os.path.exists(ruleset):
+    if shipped_game(ruleset) is None:
         return load_checked(ruleset, variant)
     key = (ruleset, variant)
     rs = _SHIPPED_CACHE.get(key)
@@ -191,6 +195,11 @@ def _load_rules(header: dict):
 
 def check_log(path: str, rs=None) -> ReplayReport:
     """Replay the log at ``path``; the report names the first line that diverges."""
+    from dsl.source import input_problem
+
+    problem = input_problem(path)       # missing, or a folder: P005, as `check` reports it
+    if problem is not None:
+        return ReplayReport(False, problem.message, line=1, code=problem.code, detail=problem.message)
     report = ReplayReport(False, "")
     try:
         _replay_into(path, rs, report)
@@ -294,8 +303,10 @@ def _check_result(game, rec: dict, line: int) -> None:
         raise _Diverged(line, "the log's result comes after %d decisions, but the game is not finished (%s is to "
                         "decide: %s)" % (game.s.decisions, game.current_player(), game.prompt()))
     want = result_record(game)
-    for key in ("scores", "winners", "rounds", "decisions"):
+    for key in ("scores", "neutral_scores", "winners", "rounds", "decisions"):
         if key not in rec:
+            if key == "neutral_scores" and not want[key]:
+                continue        # logs written before neutral scores had their own key
             raise _Diverged(line, "the result has no '%s' field" % key, "R002")
         if rec[key] != want[key]:
             raise _Diverged(line, "the result differs: %s %s in the log, %s on replay"

@@ -28,7 +28,9 @@ class Program:
         self.orders = {d["name"]: d for d in decls if d["kind"] == "order"}
         self.tracks = {d["name"]: d for d in decls if d["kind"] == "track"}
         self.categories = {d["name"]: d for d in decls if d["kind"] == "category"}
-        self.spaces = {d["name"]: d for d in decls if d["kind"] == "space"}
+        # At run time unlimited slots are -1 (the IR says "unlimited"); the IR itself is left as is.
+        self.spaces = {d["name"]: (dict(d, slots=-1) if d["slots"] == "unlimited" else d)
+                       for d in decls if d["kind"] == "space"}
         self.buildings = {d["name"]: d for d in decls if d["kind"] == "building"}
         self.effects = {d["name"]: d for d in decls if d["kind"] == "effect"}
         self.phases = {d["name"]: d for d in decls if d["kind"] == "phase"}

@@ -94,7 +94,41 @@ def test_missing_file_exits_1(tmp_path, capsys):
     assert "[P005]" in capsys.readouterr().out
 
 
-def test_unknown_ruleset_name_is_l001(capsys):
-    assert main(["export", "caylsu"]) == 1
+def test_unknown_ruleset_name_is_a_usage_error(capsys):
+    assert main(["export", "caylsu"]) == 2
     err = capsys.readouterr().err
-    assert "[L001]" in err and "did you mean 'caylus'?" in err
+    assert "provost: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
+    assert "(shipped: caylus, caylus1303, ys)" in err
+
+
+def test_an_exported_ir_file_names_the_rule_file_its_positions_are_in(tmp_path, capsys):
+    rules = ROOT / "rulesets" / "caylus.rules"
+    assert main(["check", "--format", "json", str(rules)]) == 0
+    direct = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert direct  # the shipped file's intended warnings and notes
+    exported = tmp_path / "cay.json"
+    assert main(["export", "caylus"]) == 0
+    exported.write_text(capsys.readouterr().out)
+    doc = json.loads(exported.read_text())
+    assert doc["source"] == str(rules)
+    assert main(["check", "--format", "json", str(exported)]) == 0
+    assert json.loads(capsys.readouterr().out)["diagnostics"] == direct
+    # exporting the exported file keeps the original source
+    assert main(["export", str(exported), "--format", "yaml"]) == 0
+    assert "source: %s" % rules in capsys.readouterr().out
+    # without a source, the IR file is its own positions file
+    del doc["source"]
+    exported.write_text(json.dumps(doc))
+    assert main(["check", "--format", "json", str(exported)]) == 0
+    assert {d["path"] for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {str(exported)}
+
+
+def test_an_error_in_the_ir_document_itself_names_the_ir_file(tmp_path, capsys):
+    assert main(["export", "caylus"]) == 0
+    text = capsys.readouterr().out.replace('"kind": "game"', '"kind": "gaem"', 1)
+    broken = tmp_path / "cay.json"
+    broken.write_text(text)
+    assert main(["check", str(broken)]) == 1
+    out = capsys.readouterr().out
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if '"gaem"' in l)
+    assert out.startswith("%s:%d:" % (broken, line)) and "[S0" in out

@@ -150,7 +150,7 @@ def test_variants_plain_table(fake_loader, capsys):
     assert lines[1].index("(base)") == lines[2].index("simplified_favor")  # aligned
     assert main(["variants", "ys"]) == 0
     assert "caylus" not in capsys.readouterr().out
-    assert main(["variants", "caylu"]) == 1
+    assert main(["variants", "caylu"]) == 2  # an unknown name is a usage error
     assert "did you mean 'caylus'?" in capsys.readouterr().err
 
 

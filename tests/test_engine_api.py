@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from dsl.diagnostics import RulesError
 from dsl.loader import load_checked
 from interpreter.agents import UnknownAgent, agent_seed, make_agent, play_game
 from interpreter.engine import Game, IllegalOption
@@ -62,6 +63,25 @@ def test_illegal_option_names_the_legal_ones_and_leaves_the_state_unchanged(rs):
     # a legal option still works afterwards
     g.apply(legal[0])
     assert g.s.decisions == 18
+
+
+def test_illegal_option_names_every_legal_option_however_many():
+    legal = ["build:tile_%03d" % i for i in range(120)]
+    message = str(IllegalOption("build:nothing", legal, 2))
+    assert all(opt in message for opt in legal) and "..." not in message
+
+
+@pytest.mark.parametrize("option", [None, 3, ["pass"], {"id": "pass"}, 1.5])
+def test_an_option_that_is_not_a_string_is_illegal_not_a_crash(rs, option):
+    g = Game.new(rs, players=3, seed=8)
+    play_to(g, 5, random_agents(3, 8))
+    before, legal = g.to_json(), g.legal_options()
+    with pytest.raises(IllegalOption) as info:
+        g.apply(option)
+    message = str(info.value)
+    assert "an option id is a string, not %s" % type(option).__name__ in message
+    assert all(opt in message for opt in legal)
+    assert g.to_json() == before
 
 
 def test_every_decision_point_rejects_a_wrong_id_without_change(rs):
@@ -194,6 +214,47 @@ def test_save_is_plain_json_and_names_its_rules(rs):
     assert d["ruleset"] == "caylus" and d["digest"] == rs.digest and d["seed"] == 4
     # loading without a ruleset loads it by name
     assert Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
+def test_a_game_of_rules_from_a_file_resumes_from_that_file_in_a_fresh_process(tmp_path):
+    rules = tmp_path / "mycaylus.rules"
+    rules.write_text((ROOT / "rulesets" / "caylus.rules").read_text())
+    g = Game.new(load_checked(str(rules)), players=3, seed=6)
+    play_to(g, 40, random_agents(3, 6))
+    saved = g.to_json()
+    assert json.loads(saved)["path"] == str(rules.resolve())
+    (tmp_path / "save.json").write_text(saved)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = subprocess.run([sys.executable, "-c", RESUME, str(tmp_path / "save.json"), json.dumps(["random"] * 3),
+                          "77"], cwd=elsewhere, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    play_game(g, [make_agent("random", 77, i) for i in range(3)])
+    assert json.loads(out.stdout)["state"] == g.to_json()
+    # the file changed, then gone: a RulesError naming it, never a game on other rules
+    rules.write_text(rules.read_text().replace("start 6 min 1 max 28", "start 7 min 1 max 28", 1))
+    with pytest.raises(RulesError, match="the rule file changed since the game was saved") as info:
+        Game.from_json(saved)
+    assert info.value.diagnostics[0].path == str(rules.resolve())
+    rules.unlink()
+    with pytest.raises(RulesError, match="the rule file this game was saved with is gone"):
+        Game.from_json(saved)
+
+
+def test_a_shipped_ruleset_is_saved_by_name_only(rs):
+    assert "path" not in json.loads(Game.new("caylus", players=3, seed=1).to_json())
+
+
+def test_a_neutral_player_scores_but_never_wins():
+    g = Game.new("ys", players=2, seed=1, variant="two_players")
+    assert (g.s.players, g.s.humans) == (3, 2)
+    g.s.counters[g.prog.score][:] = [30, 41, 55]      # the neutral seat (2) has the best score
+    assert g.winners() == [1]
+    assert g.scores() == [30, 41, 55]                 # every seat's score, neutral last
+    assert g.result()["scores"] == [30, 41] and g.result()["neutral_scores"] == [55]
+    g.s.counters[g.prog.score][:] = [41, 41, 55]
+    assert set(g.winners()) <= {0, 1} and g.winners()
 
 
 # ------------------------------------------------------------------ clone

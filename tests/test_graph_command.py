@@ -126,7 +126,7 @@ def test_no_renderer_is_a_clear_message(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     target = tmp_path / "road.svg"
     code, out, err = run(capsys, "caylus", "-o", str(target))
-    assert code == 1 and not target.exists()
+    assert code == 2 and not target.exists()  # a usage error, like an unknown format
     assert "no renderer for .svg" in err and "road.dot" in err
 
 

@@ -12,24 +12,19 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli as run
 from interpreter.gamelog import check_log, replay
 from tools.cli import main
 from tools.commands_play import resolve_agents
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +91,31 @@ def test_variant(capsys, tmp_path):
     assert run(capsys, "replay", str(log))[0] == 0
 
 
+def test_a_neutral_player_scores_apart_and_never_wins(capsys, tmp_path):
+    log = tmp_path / "ys2.jsonl"
+    for seed in range(4):
+        code, out, _ = run(capsys, "play", "ys", "--variant", "two_players", "--players", "2", "--seed", str(seed),
+                           "--format", "json", "--log", str(log))
+        d = json.loads(out)
+        assert code == 0 and d["players"] == 2 and d["neutral"] == [2]
+        assert len(d["scores"]) == 2 and len(d["neutral_scores"]) == 1
+        assert d["winners"] and set(d["winners"]) <= {0, 1}
+        assert all(d["scores"][w] == max(d["scores"]) for w in d["winners"])
+        result = json.loads(log.read_text().splitlines()[-1])
+        assert {k: result[k] for k in ("scores", "neutral_scores", "winners")} == \
+            {k: d[k] for k in ("scores", "neutral_scores", "winners")}
+        assert run(capsys, "replay", str(log))[0] == 0
+        replayed = json.loads(run(capsys, "replay", str(log), "--format", "json")[1])
+        assert (replayed["scores"], replayed["winners"]) == (d["scores"], d["winners"])
+
+
+def test_a_log_result_without_neutral_scores_still_replays(game_log, tmp_path, capsys):
+    path, lines, _ = game_log
+    last = json.loads(lines[-1])
+    del last["neutral_scores"]      # as logs were written before the key existed
+    assert run(capsys, "replay", str(_write(tmp_path, lines[:-1] + [json.dumps(last)])))[0] == 0
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human"),
     (["--agents", "greedy,random,random,random,random"], "5 agents given for 4 players"),
@@ -112,10 +132,10 @@ def test_play_unwritable_log_exits_2(capsys, tmp_path):
     assert code == 2 and "cannot write the log" in err
 
 
-def test_play_unknown_ruleset_is_a_positioned_diagnostic(capsys):
+def test_play_unknown_ruleset_name_is_a_usage_error(capsys):
     code, _, err = run(capsys, "play", "caylsu")
-    assert code == 1
-    assert "caylsu:1:1: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
+    assert code == 2
+    assert "provost: error: unknown ruleset 'caylsu'; did you mean 'caylus'?" in err
 
 
 def test_play_broken_rule_file_exits_1(capsys, tmp_path):
@@ -136,7 +156,7 @@ def test_log_layout(game_log):
     assert head["agents"] == ["random"] * 4 and head["seed"] == 5
     assert [d["n"] for d in decisions] == list(range(1, len(decisions) + 1))
     assert all(d["type"] == "decision" and {"player", "option", "round", "phase"} <= set(d) for d in decisions)
-    assert last == {"type": "result", "scores": result["scores"], "winners": result["winners"],
+    assert last == {"type": "result", "scores": result["scores"], "neutral_scores": [], "winners": result["winners"],
                     "rounds": result["rounds"], "decisions": result["decisions"]}
     assert len(decisions) == result["decisions"]
 
@@ -268,9 +288,16 @@ def test_garbage_inside_a_good_log(game_log, tmp_path, capsys):
     _expect_divergence(capsys, _write(tmp_path, bad, "b.jsonl"), 10, "unknown line type")
 
 
-def test_replay_missing_file_is_a_usage_error(capsys, tmp_path):
-    code, _, err = run(capsys, "replay", str(tmp_path / "none.jsonl"))
-    assert code == 2 and "no such log file" in err
+@pytest.mark.parametrize("name, reason", [("none.jsonl", "file not found"), ("", "is a directory, not a file")])
+def test_replay_missing_file_or_folder_is_p005_as_in_check(capsys, tmp_path, name, reason):
+    path = str(tmp_path / name) if name else str(tmp_path)
+    code, out, _ = run(capsys, "replay", path)
+    assert code == 1 and out == "%s:1:1: error: %s [P005]\n" % (path, reason)
+    code, out, _ = run(capsys, "replay", path, "--format", "json")
+    d = json.loads(out)   # one object, with the diagnostic
+    assert code == 1 and d["ok"] is False and d["code"] == "P005" and d["error"]["kind"] == "input"
+    assert [(x["path"], x["line"], x["col"], x["code"], x["message"]) for x in d["diagnostics"]] == [
+        (path, 1, 1, "P005", reason)]
 
 
 def test_changed_rule_file_is_caught(tmp_path, capsys):
@@ -299,19 +326,35 @@ def test_human_plays_a_whole_game_by_numbers_and_ids(capsys, monkeypatch, tmp_pa
     assert run(capsys, "replay", str(log))[0] == 0
 
 
-def test_human_ctrl_d_exits_cleanly(capsys, monkeypatch, tmp_path):
+def test_end_of_input_for_a_human_is_a_usage_error(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO("2\nplace:nowhere\n"))
     log = tmp_path / "q.jsonl"
     code, out, err = run(capsys, "play", "caylus", "--agents", "human,random", "--log", str(log))
-    assert code == 130
-    assert "game abandoned" in err
+    assert code == 2
+    assert re.search(r"provost: error: the input ended after \d+ decisions?, before the game did", err)
+    assert "(the log has no result line)" in err
     r = check_log(str(log))
     assert not r.ok and "without a result line" in r.message
 
 
-def test_human_quit_word(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert run(capsys, "play", "caylus", "--agents", "human")[0] == 130
+def test_end_of_input_with_json_is_one_failure_object(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", "caylus", "--agents", "human", "--format", "json")
+    d = json.loads(out)   # the human's prompts went to stderr: stdout is the one object
+    assert "Place a worker or pass" in err
+    assert code == 2 and d["ok"] is False and d["error"] == {
+        "kind": "usage", "exit": 2, "message": d["error"]["message"]} and "input ended" in d["error"]["message"]
+
+
+@pytest.mark.parametrize("answer", ["quit\n", KeyboardInterrupt])
+def test_human_quit_word_or_ctrl_c_exits_130(capsys, monkeypatch, answer):
+    class CtrlC(io.StringIO):
+        def readline(self, *a):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", CtrlC() if answer is KeyboardInterrupt else io.StringIO(answer))
+    code, _, err = run(capsys, "play", "caylus", "--agents", "human")
+    assert code == 130 and "provost: game abandoned after 0 decisions" in err
 
 
 def test_real_command_line_never_shows_a_traceback(tmp_path):
@@ -319,7 +362,7 @@ def test_real_command_line_never_shows_a_traceback(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.run([sys.executable, "-m", "tools.cli", "play", "caylus", "--agents", "human"], cwd=ROOT,
                        input="", capture_output=True, text=True, env=env)
-    assert p.returncode == 130 and "Traceback" not in p.stderr
+    assert p.returncode == 2 and "Traceback" not in p.stderr and "input ended" in p.stderr
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b'{"type": "header", "ruleset": [1], "variant": 3}\n\x00\n')
     p = subprocess.run([sys.executable, "-m", "tools.cli", "replay", str(junk)], cwd=ROOT, capture_output=True,

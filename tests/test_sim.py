@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli as run
 from tools.cli import main
 from tools.commands_sim import STOP_AFTER_ENV
 from tools.sim.stats import Moments, newcombe, wilson
@@ -27,20 +28,16 @@ from tools.sim.stats import Moments, newcombe, wilson
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
 def sim_json(capsys, *argv):
     code, out, err = run(capsys, "sim", *argv, "--format", "json")
     return code, json.loads(out), err
 
 
+STATUS = ("ok", "error", "diagnostics")  # how the command ended, beside the report itself
+
+
 def deterministic(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "timing"}
+    return {k: v for k, v in report.items() if k != "timing" and k not in STATUS}
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +134,12 @@ def test_ys_gems_characters_and_neutral_seat(capsys):
     assert code == 0
     assert (r["players"], r["seats"], r["neutral_seats"]) == (2, 3, [2])
     assert r["agents"] == ["random", "random", "neutral"]
-    assert [a["agent"] for a in r["win_rate"]["by_agent"]] == ["random", "neutral"]
+    # the neutral player scores but never wins: win rates over the deciding seats only
+    assert [a["agent"] for a in r["win_rate"]["by_agent"]] == ["random"]
+    assert [e["seat"] for e in r["win_rate"]["by_seat"]] == [0, 1]
+    assert [e["seat"] for e in r["score"]["by_seat"]] == [0, 1]
+    assert [(e["seat"], e["agent"]) for e in r["score"]["neutral"]] == [(2, "neutral")]
+    assert sum(c for _, c in r["score"]["neutral"][0]["distribution"]) == 2
 
 
 def test_text_report(capsys):
@@ -168,7 +170,7 @@ def test_engine_error_in_a_game_is_reported_and_exits_1(capsys, monkeypatch):
 def test_compare_variant_on_the_same_seeds(capsys):
     code, r, _ = sim_json(capsys, "caylus", "--compare", "simplified_favor", "--games", "6", "--seed", "3")
     assert code == 0
-    assert set(r) == {"base", "compare", "differences", "interrupted", "timing"}
+    assert set(r) == {"ok", "base", "compare", "differences", "interrupted", "timing"} and r["ok"] is True
     assert (r["base"]["variant"], r["compare"]["variant"]) == (None, "simplified_favor")
     assert r["base"]["seed"] == r["compare"]["seed"] == 3 and r["base"]["games"] == r["compare"]["games"] == 6
     d = r["differences"]
@@ -192,6 +194,7 @@ def test_interrupted_in_process_prints_a_partial_report(capsys, monkeypatch):
     code, r, err = sim_json(capsys, "caylus", "--games", "50", "--seed", "1")
     assert code == 130
     assert (r["games"], r["requested"], r["interrupted"]) == (3, 50, True)
+    assert r["ok"] is False and r["error"]["kind"] == "interrupted" and r["error"]["exit"] == 130
     assert "interrupted: 3 of 50 games finished" in err
     monkeypatch.delenv(STOP_AFTER_ENV)
     whole = sim_json(capsys, "caylus", "--games", "3", "--seed", "1")[1]

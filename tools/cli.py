@@ -21,7 +21,9 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RulesError, did_you_mean, sort_key
+from dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, sort_key
+from dsl.source import is_bare_name
+from tools.failures import EXIT_CODES, Interrupted, failure_object
 
 CHECK_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 """Files `check` picks up when given a folder."""
@@ -56,25 +58,48 @@ def _agent_list(text: str) -> list[str]:
 
 # --- parser ------------------------------------------------------------------------------------
 
+class _BadArguments(Exception):
+    """argparse rejected the command line (its message is already on stderr)."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        # As argparse does (usage and message on stderr, exit 2), but raised, so that main can
+        # also print the JSON failure object when --format json was asked for.
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise _BadArguments(message)
+
+
+RULESET_HELP = ("a shipped ruleset (caylus, caylus1303, ys) or a path to a rule or IR file; a bare name "
+                "(no '/', no suffix) of a shipped ruleset is the shipped one even if a file of that name is here")
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser; every subcommand's options are parsed here, run elsewhere."""
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog="provost", description="Rules-as-data for euro board games: check, export and play rule files.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     # --debug is also accepted after the subcommand; SUPPRESS keeps the global value if absent.
-    common = argparse.ArgumentParser(add_help=False)
+    common = _ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("check", parents=[common], help="check rule files and IR files; print diagnostics")
+    p = sub.add_parser(
+        "check", parents=[common], help="check rule files and IR files; print diagnostics",
+        description="Check rule files and YAML/JSON IR files. Diagnostics print as "
+                    "path:line:col: severity: message [code], and the path is always the file the "
+                    "line:col is in: for an IR file written by 'provost export', positions in its "
+                    "declarations are those of the rule file it was exported from (its 'source' key), "
+                    "so those diagnostics name that rule file; errors in the IR document itself (syntax, "
+                    "schema) name the IR file.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for " + ", ".join(CHECK_SUFFIXES))
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
-    p.add_argument("ruleset", metavar="RULESET", help="a shipped ruleset name (caylus, caylus1303, ys) or a path")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
@@ -89,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("replay", "tools.commands_play", "run_replay"))
 
     p = sub.add_parser("sim", parents=[common], help="play many seeded games and summarise the results")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, required=True, metavar="G")
@@ -104,19 +129,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("sim", "tools.commands_sim", "run_sim"))
 
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")
     p.add_argument("-o", "--output", metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
     p.set_defaults(func=_dispatch("graph", "tools.commands_graph", "run_graph"))
 
     p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--format", choices=("json", "yaml"), default="json")
     p.add_argument("--variant", metavar="NAME")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
-    p.add_argument("base", metavar="BASE", help="a shipped ruleset name or a path")
+    p.add_argument("base", metavar="BASE", help=RULESET_HELP)
     p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
     p.set_defaults(func=_dispatch("diff", "tools.commands_diff", "run_diff"))
 
@@ -128,14 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("explain", "tools.commands_explain", "run_explain"))
 
     p = sub.add_parser("rulebook", parents=[common], help="write a rulebook generated from the rule file")
-    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--format", choices=("md", "html"), default="md")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "tools.commands_rulebook", "run_rulebook"))
 
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
-    p.add_argument("ruleset", nargs="?", metavar="RULESET")
+    p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP)
     p.set_defaults(func=cmd_variants)
     return parser
 
@@ -189,7 +214,8 @@ def _loader(command: str) -> ModuleType:
 def collect_files(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
     """Expand folders (recursively, sorted, skipping hidden folders) into checkable files.
 
-    Missing paths become P005 diagnostics here, so `check` reports them even without a loader.
+    Missing paths become P005 diagnostics here, so `check` reports them even without a loader,
+    and a folder holding no checkable file a P006.
     Files named explicitly are checked whatever their suffix.
     """
     files: list[str] = []
@@ -200,6 +226,9 @@ def collect_files(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
                 found += [os.path.join(root, n) for n in names if n.lower().endswith(CHECK_SUFFIXES)]
+            if not found:  # an empty folder is a mistake in the command line, not a clean check
+                diags.append(Diagnostic(path, 1, 1, "error", "P006", "no rule or IR files (%s) in this folder"
+                                        % ", ".join(CHECK_SUFFIXES)))
             files += sorted(found)
         elif os.path.exists(path):
             files.append(path)
@@ -229,8 +258,13 @@ def cmd_check(args: argparse.Namespace) -> int:
                 found = exc.diagnostics
             diags += sorted(found, key=sort_key)
     counts = _counts(diags)
+    failed = counts["errors"] > 0 or (args.strict and counts["warnings"] > 0)
     if args.format == "json":
-        print(json.dumps({"files": files, "diagnostics": [d.to_dict() for d in diags], **counts}, indent=2))
+        report = {"ok": not failed, "files": files, "diagnostics": [d.to_dict() for d in diags], **counts}
+        if failed:  # the same "error" as every command's failure object (tools.failures)
+            report["error"] = failure_object("input", _plural(counts["errors"], "error") + ", "
+                                             + _plural(counts["warnings"], "warning"))["error"]
+        print(json.dumps(report, indent=2))
     else:
         for diag in diags:
             print(diag.format_text())
@@ -239,7 +273,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         if counts["notes"]:
             summary += f", {_plural(counts['notes'], 'note')}"
         print(summary, file=sys.stderr)
-    failed = counts["errors"] > 0 or (args.strict and counts["warnings"] > 0)
     return 1 if failed else 0
 
 
@@ -263,14 +296,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    shipped = _attr(_loader("variants"), "list_shipped", "variants")()
+    loader = _loader("variants")
+    shipped = _attr(loader, "list_shipped", "variants")()
     if args.ruleset is not None:
+        # RULESET as everywhere: a bare shipped name, else a path (dsl.source.is_bare_name).
         names = [r["name"] for r in shipped]
-        shipped = [r for r in shipped if r["name"] == args.ruleset]
-        if not shipped:
-            print(f"provost: error: no shipped ruleset named '{args.ruleset}'"
-                  f"{did_you_mean(args.ruleset, names)} (shipped: {', '.join(names)})", file=sys.stderr)
-            return 1
+        named = [r for r in shipped if r["name"] == args.ruleset] if is_bare_name(args.ruleset) else []
+        if named:
+            shipped = named
+        elif is_bare_name(args.ruleset) and not os.path.exists(args.ruleset):
+            raise UsageError(f"unknown ruleset '{args.ruleset}'{did_you_mean(args.ruleset, names)} "
+                             f"(shipped: {', '.join(names)})")
+        else:
+            shipped = [_attr(loader, "describe_file", "variants")(args.ruleset)]
     header = ("RULESET", "VARIANT", "TITLE", "DESCRIPTION")
     rows = []
     for ruleset in shipped:
@@ -326,35 +364,119 @@ def _silence_stdout() -> None:
         pass
 
 
+JSON_REPORT_COMMANDS = frozenset({"check", "play", "replay", "sim", "explain"})
+"""Commands whose --format json is a report: one JSON object on stdout, also when they fail.
+(export's --format json is the IR itself: a failed export prints nothing on stdout.)"""
+
+
+def _json_requested(argv: Sequence[str]) -> bool:
+    """Whether a command line argparse rejected asked for a JSON report (--format json, or an
+    abbreviation argparse would accept, with a command of JSON_REPORT_COMMANDS)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in JSON_REPORT_COMMANDS:
+        return False
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if len(name) > 3 and "--format".startswith(name):
+            if (value if eq else (argv[i + 1] if i + 1 < len(argv) else "")) == "json":
+                return True
+    return False
+
+
+class _StdoutFailed(Exception):
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+
+
+class _GuardedStdout:
+    """sys.stdout while a command runs, telling its write errors (a full disk, a closed device)
+    apart from any other OSError; a closed pipe stays a BrokenPipeError."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    @staticmethod
+    def _guarded(call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _StdoutFailed(exc) from None
+
+    def write(self, text):
+        return self._guarded(self._stream.write, text)
+
+    def flush(self):
+        return self._guarded(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (argparse usage errors give 2)."""
     _tolerate_unencodable_output()
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help (0) or a usage error (2)
+    except _BadArguments as exc:
+        if _json_requested(argv):
+            print(json.dumps(failure_object("usage", str(exc))))
+        return 2
+    except SystemExit as exc:  # --help (0)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    as_json = getattr(args, "format", None) == "json" and args.command in JSON_REPORT_COMMANDS
+
+    def fail(kind: str, message: str, diagnostics: Sequence[Diagnostic] = ()) -> int:
+        if as_json:
+            try:
+                print(json.dumps(failure_object(kind, message, diagnostics)))
+                sys.stdout.flush()
+            except (_StdoutFailed, BrokenPipeError):
+                _silence_stdout()
+        return EXIT_CODES[kind]
+
+    real_stdout = sys.stdout
+    sys.stdout = _GuardedStdout(real_stdout)
     try:
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is handled below
         return code
+    except _StdoutFailed as exc:
+        _silence_stdout()   # nothing more can go there; the exit-time flush must stay quiet
+        print(f"provost: error: cannot write the standard output: {exc}", file=sys.stderr)
+        return 2
+    except UsageError as exc:  # before RulesError: an unknown name is both
+        print(f"provost: error: {exc.message}", file=sys.stderr)
+        return fail("usage", exc.message, getattr(exc, "diagnostics", ()))
     except RulesError as exc:
         _print_diagnostics(exc.diagnostics)
-        return 1
+        return fail("input", str(exc), exc.diagnostics)
     except _Unavailable as exc:
-        print(f"provost: error: the '{exc.command}' command is not available in this build", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+        message = f"the '{exc.command}' command is not available in this build"
+        print(f"provost: error: {message}", file=sys.stderr)
+        return fail("usage", message)
+    except (KeyboardInterrupt, Interrupted) as exc:
+        if str(exc):
+            print(f"provost: {exc}", file=sys.stderr)
+        return fail("interrupted", str(exc) or "interrupted")
     except BrokenPipeError:
         _silence_stdout()
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug, reported as one
-        if args.debug:
-            traceback.print_exc()
-        advice = "" if args.debug else " (run with --debug for the traceback)"
-        print(f"provost: internal error: {type(exc).__name__}: {exc}{advice}", file=sys.stderr)
-        return 2
+        return _internal_error(args, exc, fail)
+    finally:
+        sys.stdout = real_stdout
+
+
+def _internal_error(args: argparse.Namespace, exc: Exception, fail: Callable[..., int]) -> int:
+    if args.debug:
+        traceback.print_exc()
+    advice = "" if args.debug else " (run with --debug for the traceback)"
+    print(f"provost: internal error: {type(exc).__name__}: {exc}{advice}", file=sys.stderr)
+    return fail("internal", f"{type(exc).__name__}: {exc}")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,17 @@
 """`provost diff BASE VARIANT`: what a variant changes, rule by rule, in plain words."""
 from __future__ import annotations
 
-import os
 import sys
 
 from dsl.diagnostics import RulesError
 from dsl.loader import _decl_key, _find_base, _resolve, parse_file, resolve_path
 from dsl.prose import Prose
+from dsl.source import is_bare_name
 
 
 def _variant_path(base: str, variant: str) -> str:
-    if os.path.isfile(variant):
+    # The same naming rule as RULESET: a bare name is a variant of BASE, anything else a file.
+    if not is_bare_name(variant):
         return variant
     return resolve_path(base, variant)
 

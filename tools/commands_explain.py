@@ -2,20 +2,27 @@
 from __future__ import annotations
 
 import json
-import sys
 
+from dsl.diagnostics import Diagnostic, RulesError, UsageError
+from dsl.source import input_problem
 from interpreter.engine import Game, IllegalOption
 from interpreter.explain import explain
 from interpreter.gamelog import _Diverged, _load_rules, _records
 
 
+def _log_error(log: str, line: int, code: str, message: str) -> RulesError:
+    return RulesError([Diagnostic(log, line, 1, "error", code, message)])
+
+
 def run_explain(args) -> int:
+    problem = input_problem(args.log)   # missing, or a folder: P005, as `check` reports it
+    if problem is not None:
+        raise RulesError([problem])
     try:
         records = _records(args.log)
         first = next(records, None)
         if first is None or first[1].get("type") != "header":
-            print("provost: error: %s: line 1: not a game log header" % args.log, file=sys.stderr)
-            return 1
+            raise _log_error(args.log, 1, "R002", "not a game log header")
         header = first[1]
         game = Game.new(_load_rules(header), players=header["players"], seed=header["seed"])
         for line, rec in records:
@@ -23,18 +30,15 @@ def run_explain(args) -> int:
                 break
             game.apply(rec["option"])
     except _Diverged as d:
-        print("provost: error: %s:%d: %s" % (args.log, d.line, d.message), file=sys.stderr)
-        return 1
+        raise _log_error(args.log, d.line, d.code, d.message) from None
     except (IllegalOption, KeyError, TypeError) as e:
-        print("provost: error: %s: the log does not replay: %s" % (args.log, e), file=sys.stderr)
-        return 1
+        raise _log_error(args.log, 1, "R001", "the log does not replay: %s" % e) from None
     if game.s.decisions + 1 != args.at:
-        print("provost: error: the log has no decision %d (it has %d)" % (args.at, game.s.decisions), file=sys.stderr)
-        return 1
+        raise UsageError("the log has no decision %d (it has %d)" % (args.at, game.s.decisions))
     reason = explain(game, args.option)
     legal = args.option in game.legal_options()
     if args.format == "json":
-        print(json.dumps({"decision": args.at, "player": game.current_player(), "prompt": game.prompt(),
+        print(json.dumps({"ok": True, "decision": args.at, "player": game.current_player(), "prompt": game.prompt(),
                           "option": args.option, "legal": legal, "reason": reason,
                           "legal_options": game.legal_options()}))
     else:

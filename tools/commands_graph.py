@@ -2,10 +2,11 @@
 
 DOT always: on stdout, or in FILE when it ends in .dot or .gv.  For FILE.svg or FILE.png the DOT
 is rendered with Graphviz (`dot`) when it is installed, otherwise with matplotlib through
-networkx when that is importable; with neither, the command says so and exits 1 (write DOT with
-`-o FILE.dot` and render it elsewhere).  Errors are printed on stderr; when they are all graph
-errors (G5xx-G7xx) the graph is still drawn -- it shows them -- and the command exits 1; any
-other error stops the command (exit 1).  See docs/graph_checks.md for what the graphs show.
+networkx when that is importable; with neither, the command says so and exits 2, a usage error
+(write DOT with `-o FILE.dot` and render it elsewhere).  An output that cannot be written (no
+such folder, a folder, no permission) is a usage error too, reported before any work.  Errors
+are printed on stderr; when they are all graph errors (G5xx-G7xx) the graph is still drawn -- it
+shows them -- and the command exits 1; any other error stops the command (exit 1).  See docs/graph_checks.md for what the graphs show.
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ import os
 import shutil
 import subprocess
 import sys
+
+from dsl.diagnostics import UsageError
+from tools.failures import cannot_write, check_writable, write_text
 
 DOT_SUFFIXES = (".dot", ".gv")
 IMAGE_SUFFIXES = (".svg", ".png")
@@ -34,8 +38,9 @@ def run_graph(args) -> int:
     output = getattr(args, "output", None)
     suffix = os.path.splitext(output)[1].lower() if output else ""
     if output and suffix not in DOT_SUFFIXES + IMAGE_SUFFIXES:
-        print("provost: error: cannot tell the format of '%s': use .dot, .gv, .svg or .png" % output, file=sys.stderr)
-        return 2
+        raise UsageError("cannot tell the format of '%s': use .dot, .gv, .svg or .png" % output)
+    if output:
+        check_writable(output)
     path = resolve_path(args.ruleset)
     rs, diags = _resolve(path)
     if rs is not None:
@@ -54,8 +59,7 @@ def run_graph(args) -> int:
         sys.stdout.write(dot)
         code = 0
     elif suffix in DOT_SUFFIXES:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(dot)
+        write_text(output, dot)
         code = 0
     else:
         code = render(g, dot, output, suffix[1:])
@@ -63,7 +67,7 @@ def run_graph(args) -> int:
 
 
 def render(g, dot: str, output: str, fmt: str) -> int:
-    """Write an SVG or PNG with Graphviz, else matplotlib; 1 with a message when neither exists."""
+    """Write an SVG or PNG with Graphviz, else matplotlib; a UsageError when neither exists."""
     exe = shutil.which("dot")
     if exe:
         done = subprocess.run([exe, "-T" + fmt, "-o", output], input=dot.encode("utf-8"), capture_output=True)
@@ -73,11 +77,13 @@ def render(g, dot: str, output: str, fmt: str) -> int:
             return 1
         return 0
     if importlib.util.find_spec("matplotlib") is not None:
-        return _matplotlib(g, output, fmt)
-    print("provost: error: cannot write %s: no renderer for .%s (install Graphviz's 'dot' or matplotlib); "
-          "write DOT with '-o %s.dot' and render it elsewhere" % (output, fmt, os.path.splitext(output)[0]),
-          file=sys.stderr)
-    return 1
+        try:
+            return _matplotlib(g, output, fmt)
+        except OSError as exc:
+            raise cannot_write(output, exc) from None
+    # Asking for an image where nothing can draw one is a usage error, like an unknown format.
+    raise UsageError("cannot write %s: no renderer for .%s (install Graphviz's 'dot' or matplotlib); "
+                     "write DOT with '-o %s.dot' and render it elsewhere" % (output, fmt, os.path.splitext(output)[0]))
 
 
 def _matplotlib(g, output: str, fmt: str) -> int:

@@ -10,9 +10,11 @@ than the number of players is completed by repeating its last name
 one human and random bots elsewhere); without ``--agents`` every seat is
 random.  More names than players is a usage error.
 
-Exit codes: 0 ok; 1 the rules have errors or the replay diverged (the first
-diverging line of the log is named); 2 usage errors (unknown agent, player
-count out of range, unwritable log); 130 a human gave up (Ctrl-D or ``quit``).
+Exit codes: 0 ok; 1 the rules have errors, the log is missing or the replay
+diverged (the first diverging line of the log is named); 2 usage errors
+(unknown agent, player count out of range, unwritable log, the input of a
+human seat ended); 130 a human gave up (Ctrl-C or ``quit``).  With ``--format
+json`` a failure is one JSON object too (``tools.failures.failure_object``).
 """
 from __future__ import annotations
 
@@ -21,9 +23,7 @@ import json
 import os
 import sys
 
-
-def _error(message: str) -> None:
-    print("provost: error: %s" % message, file=sys.stderr)
+from dsl.diagnostics import UsageError
 
 
 def resolve_agents(names: list[str] | None, players: int) -> list[str]:
@@ -39,58 +39,70 @@ def resolve_agents(names: list[str] | None, players: int) -> list[str]:
     return names + [names[-1]] * (players - len(names))
 
 
+def _decisions(game) -> str:
+    n = game.s.decisions
+    return "%d decision%s" % (n, "" if n == 1 else "s")
+
+
 def run_play(args: argparse.Namespace) -> int:
-    from interpreter.agents import HumanQuit, UnknownAgent, make_agent, play_game
-    from interpreter.engine import Game
+    from interpreter.agents import HumanAgent, HumanInputEnded, HumanQuit, UnknownAgent, make_agent, play_game
+    from interpreter.engine import Game, players_out_of_range
     from interpreter.gamelog import GameLogWriter, load_rules
+    from tools.failures import Interrupted, cannot_write
 
     rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
-    lo, hi = rs.game().get("players") or [1, 8]
-    players = args.players
-    if players is not None and not lo <= players <= hi:
-        _error("%s is for %d to %d players, not %d" % (rs.name, lo, hi, players))
-        return 2
-    game = Game.new(rs, players=players, seed=args.seed)
+    if args.players is not None and players_out_of_range(rs, args.players):
+        raise UsageError(players_out_of_range(rs, args.players))
+    game = Game.new(rs, players=args.players, seed=args.seed)
     n = game.s.humans              # seats beyond are neutral players, played by the rules
     try:
         names = resolve_agents(args.agents, n)
     except (ValueError, UnknownAgent) as e:
-        _error(str(e))
-        return 2
+        raise UsageError(str(e)) from None
     agents = [make_agent(name, args.seed, seat) for seat, name in enumerate(names)]
+    if args.format == "json":
+        for agent in agents:
+            if isinstance(agent, HumanAgent):
+                agent.stdout = sys.stderr    # stdout holds the one JSON object, nothing else
 
     log = None
     if args.log:
-        source = {"ruleset": os.path.abspath(args.ruleset) if os.path.isfile(args.ruleset) else args.ruleset,
+        # As the rules were named: a shipped name stays a name, a path becomes absolute.
+        source = {"ruleset": args.ruleset if rs.source_path is None else os.path.abspath(args.ruleset),
                   "variant": args.variant}
         try:
             log = GameLogWriter(args.log, game, names, source)
         except OSError as e:
-            _error("cannot write the log %s: %s" % (args.log, e.strerror or e))
-            return 2
+            raise cannot_write("the log " + args.log, e) from None
+    unfinished = " (the log has no result line)" if log else ""
     try:
         play_game(game, agents, log=log)
+    except HumanInputEnded:
+        # End of input is not a human's decision to stop: stdin was empty or ran out (a pipe,
+        # /dev/null, a script with too few answers), so it is a usage error, not 130.
+        raise UsageError("the input ended after %s, before the game did: a human seat reads its answers "
+                         "from stdin (a terminal, or one answer per line)%s"
+                         % (_decisions(game), unfinished)) from None
     except HumanQuit:
-        print("provost: game abandoned after %d decisions%s" % (
-            game.s.decisions, " (the log has no result line)" if log else ""), file=sys.stderr)
-        return 130
+        raise Interrupted("game abandoned after %s%s" % (_decisions(game), unfinished)) from None
     finally:
         if log is not None:
             log.close()
 
-    scores, winners = game.scores(), game.winners()
     if args.format == "json":
-        print(json.dumps({"ruleset": rs.name, "variant": rs.variant, "players": n, "seed": args.seed,
-                          "agents": names, "scores": scores, "neutral": list(range(n, game.s.players)), "winners": winners, "rounds": game.s.round,
-                          "decisions": game.s.decisions, "ruleset_hash": rs.digest, "log": args.log}))
+        # scores: the deciding seats (len == players); a neutral seat's score is apart and never wins.
+        print(json.dumps({"ok": True, "ruleset": rs.name, "variant": rs.variant, "players": n, "seed": args.seed,
+                          "agents": names, **game.result(), "neutral": list(range(n, game.s.players)),
+                          "ruleset_hash": rs.digest, "log": args.log}))
     else:
+        scores, winners = game.scores(), game.winners()
         title = rs.name + (" / " + rs.variant if rs.variant else "")
         print("%s, %d players, seed %d: %d rounds, %d decisions" % (title, n, args.seed, game.s.round,
                                                                    game.s.decisions))
         names = names + ["neutral"] * (game.s.players - n)
         width = max(len(a) for a in names)
         for seat, (name, score) in enumerate(zip(names, scores)):
-            mark = "  winner" if seat in winners else ""
+            mark = "  winner" if seat in winners else ("  (never wins)" if seat >= n else "")
             print("  seat %d  %-*s  %4d %s%s" % (seat, width, name, score, rs.game().get("score", "points"), mark))
         who = ", ".join("seat %d (%s)" % (w, names[w]) for w in winners)
         print(("winners: " if len(winners) > 1 else "winner: ") + who)
@@ -101,16 +113,16 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     from interpreter.gamelog import check_log
+    from tools.failures import failure_object
 
-    if not os.path.isfile(args.log):
-        _error("no such log file: %s" % args.log)
-        return 2
-    r = check_log(args.log)
+    r = check_log(args.log)     # a missing log or a folder is a P005 diagnostic, as in `check`
     if args.format == "json":
         out = {"log": args.log, "ok": r.ok, "line": r.line, "code": r.code, "message": r.message,
                "decisions": r.decisions}
         if r.ok and r.game is not None:
-            out.update(scores=r.game.scores(), winners=r.game.winners(), rounds=r.game.s.round)
+            out.update(r.game.result())
+        else:
+            out = failure_object("input", r.message, [r.diagnostic(args.log)], out)
         print(json.dumps(out))
     elif r.ok:
         print("%s: ok: %s" % (args.log, r.message))

@@ -6,6 +6,7 @@ import sys
 from dsl.diagnostics import RulesError
 from dsl.loader import _find_base, _resolve, load, parse_file, resolve_path
 from dsl.rulebook import markdown, to_html
+from tools.failures import check_writable, write_text
 
 
 def build(ruleset: str, variant: str | None, fmt: str) -> str:
@@ -26,10 +27,11 @@ def build(ruleset: str, variant: str | None, fmt: str) -> str:
 
 
 def run_rulebook(args) -> int:
+    if args.output:
+        check_writable(args.output)   # a usage error before the rules are read
     text = build(args.ruleset, args.variant, args.format)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text(args.output, text)
         print("wrote %s" % args.output, file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -23,8 +23,11 @@ Progress goes to stderr, and only when stderr is a terminal.  Ctrl-C stops the s
 the workers and prints the report of the games finished so far (marked interrupted); exit 130.
 
 Exit codes: 0 ok; 1 the rules have errors, or a game raised an engine error (listed in the
-report's ``errors``); 2 usage errors (unknown agent, player count out of range, a missing
-optional dependency); 130 interrupted.
+report's ``errors``); 2 usage errors (unknown agent, more agents than deciding players, player
+count out of range, a missing optional dependency, a plot file that cannot be written); 130
+interrupted.  With ``--format json`` the report starts with ``"ok"``; a failed or interrupted sim
+adds ``"error"`` as every command's failure object does (``tools.failures``), and a sim that
+cannot start prints that failure object alone.
 """
 from __future__ import annotations
 
@@ -34,39 +37,34 @@ import os
 import sys
 import time
 
+from dsl.diagnostics import UsageError
+from tools.failures import cannot_write, check_writable, failure_object
+
 STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 """Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
 
 
-def _error(message: str) -> None:
-    print("provost: error: %s" % message, file=sys.stderr)
-
-
-class _Usage(Exception):
-    pass
-
-
 def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int):
-    """(SimSpec, neutral seats) for one ruleset/variant, or _Usage."""
+    """(SimSpec, neutral seats) for one ruleset/variant, or UsageError."""
     from interpreter.agents import UnknownAgent
-    from interpreter.engine import Game
+    from interpreter.engine import Game, players_out_of_range
     from interpreter.gamelog import load_rules
     from tools.commands_play import resolve_agents
-    from tools.sim.runner import SimSpec
+    from tools.sim.runner import NEUTRAL, SimSpec
 
     rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
-    lo, hi = rs.game().get("players") or [1, 8]
-    if players is not None and not lo <= players <= hi:
-        title = rs.name + (" / " + rs.variant if rs.variant else "")
-        raise _Usage("%s is for %d to %d players, not %d" % (title, lo, hi, players))
+    if players is not None and players_out_of_range(rs, players):
+        raise UsageError(players_out_of_range(rs, players))
     probe = Game.new(rs, players=players, seed=seed)
     seats, humans = probe.s.players, probe.s.humans
     try:
-        names = resolve_agents(agents, seats)
+        # One agent per deciding seat, as `provost play` counts them: neutral seats are the rules'.
+        names = resolve_agents(agents, humans)
     except (ValueError, UnknownAgent) as e:
-        raise _Usage(str(e)) from None
-    if "human" in names[:humans]:
-        raise _Usage("sim plays bots only; 'human' is for provost play")
+        raise UsageError(str(e)) from None
+    if "human" in names:
+        raise UsageError("sim plays bots only; 'human' is for provost play")
+    names += [NEUTRAL] * (seats - humans)
     return SimSpec(rs, humans, tuple(names), seed), list(range(humans, seats))
 
 
@@ -97,30 +95,20 @@ def run_sim(args: argparse.Namespace) -> int:
         try:
             require_matplotlib()
         except PlotUnavailable as e:
-            _error(str(e))
-            return 2
-        folder = os.path.dirname(os.path.abspath(plot_path))
-        if not os.path.isdir(folder):
-            _error("cannot write the plot %s: no such folder %s" % (plot_path, folder))
-            return 2
+            raise UsageError(str(e)) from None
+        check_writable(plot_path)     # before the games, not after them
     if backend_name == "ray":
         try:
             RayBackend.import_ray()
         except RayUnavailable as e:
-            _error(str(e))
-            return 2
+            raise UsageError(str(e)) from None
     elif address:
-        _error("--address is for --backend ray")
-        return 2
+        raise UsageError("--address is for --backend ray")
 
-    try:
-        specs_neutral = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
-        if compare_variant is not None:
-            specs_neutral.append(_spec_for(args.ruleset, compare_variant, specs_neutral[0][0].players,
-                                           args.agents, args.seed))
-    except _Usage as e:
-        _error(str(e))
-        return 2
+    specs_neutral = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
+    if compare_variant is not None:
+        specs_neutral.append(_spec_for(args.ruleset, compare_variant, specs_neutral[0][0].players,
+                                       args.agents, args.seed))
     specs = [s for s, _ in specs_neutral]
     aggs = [Aggregate(spec, args.games, neutral) for spec, neutral in specs_neutral]
 
@@ -159,19 +147,35 @@ def run_sim(args: argparse.Namespace) -> int:
     for spec, a in zip(specs, aggs):
         stray = a.digests - {spec.rules.digest}
         if stray:  # a worker played other rules: never expected, since the rules travel with the job
-            _error("workers reported other rules (digest %s) than %s" % (", ".join(sorted(stray)), spec.rules.digest))
-            return 1
+            raise RuntimeError("workers reported other rules (digest %s) than %s"
+                               % (", ".join(sorted(stray)), spec.rules.digest))
     played = sum(a.games + len(a.errors) for a in aggs)
     decisions = sum(a.decisions.total for a in aggs)
     timing = {"backend": backend.name, "jobs": jobs, "wall_s": round(wall, 3),
               "games_per_s": round(played / wall, 2) if wall > 0 else None,
               "decisions_per_s": round(decisions / wall, 1) if wall > 0 else None}
 
+    failed_games = sum(len(r["errors"]) for r in reports)
     if len(reports) == 1:
         out = dict(reports[0], timing=timing)
     else:
         out = {"base": reports[0], "compare": reports[1], "differences": compare(aggs[0], aggs[1]),
                "interrupted": interrupted, "timing": timing}
+    if interrupted:
+        failure = failure_object("interrupted", "sim interrupted: %d of %d games finished" % (played, total))
+    elif failed_games:
+        failure = failure_object("input", "%d game%s raised an engine error (see errors)"
+                                 % (failed_games, "" if failed_games == 1 else "s"))
+    else:
+        failure = {"ok": True}
+    out = {**failure, **out}  # the report, with "ok" (and "error") first, as every command's JSON
+
+    if plot_path:  # before the report, so that a late failure still leaves one JSON object on stdout
+        from tools.sim.plot import write_plot
+        try:
+            write_plot(plot_path, reports)
+        except OSError as e:
+            raise cannot_write(plot_path, e) from None
 
     if args.format == "json":
         print(json.dumps(out))
@@ -184,16 +188,9 @@ def run_sim(args: argparse.Namespace) -> int:
         lines.append("%d game%s in %.1f s with the %s backend, %d job%s: %s games/s, %s decisions/s" % (
             played, "" if played == 1 else "s", wall, backend.name, jobs, "" if jobs == 1 else "s", timing["games_per_s"],
             timing["decisions_per_s"]))
+        if plot_path:
+            lines.append("plot: %s" % plot_path)
         print("\n".join(lines))
-    if plot_path:
-        from tools.sim.plot import write_plot
-        try:
-            write_plot(plot_path, reports)
-        except OSError as e:
-            _error("cannot write the plot %s: %s" % (plot_path, e.strerror or e))
-            return 2
-        if args.format != "json":
-            print("plot: %s" % plot_path)
     if interrupted:
         print("provost: sim interrupted: %d of %d games finished" % (played, total), file=sys.stderr)
         return 130

@@ -24,7 +24,6 @@ ATTRIBUTE_MINIMUM = {
     "game": {"max_rounds": 1},
     "counter": {"start": None, "min": None, "max": None},
 }
-UNLIMITED = {("space", "slots"): -1}   # the IR's spelling of 'unlimited'
 
 
 def _number(d: dict, key: str):
@@ -73,8 +72,8 @@ def check_numbers(ruleset) -> list[Diagnostic]:
     for i, d in enumerate(sym.decls):
         kind = d.get("kind")
         for key, least in ATTRIBUTE_MINIMUM.get(kind, {}).items():
-            v = _number(d, key)
-            if v is None or UNLIMITED.get((kind, key)) == v:
+            v = _number(d, key)     # None for a word: 'unlimited' slots or count
+            if v is None:
                 continue
             if abs(v) > ABSURD:
                 out.append(sym.diag(i, d, "R304", "%s of %s '%s' is %d; numbers stay within %s"

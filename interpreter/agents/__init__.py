@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .base import NULL_OPTIONS, Agent, SeededAgent, agent_seed, is_null
 from .greedy import GreedyAgent
-from .human import HumanAgent, HumanQuit
+from .human import HumanAgent, HumanInputEnded, HumanQuit
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
@@ -91,5 +91,6 @@ def play_game(game, agents, log=None, max_decisions: int | None = None, after=No
     return game
 
 
-__all__ = ["AGENTS", "NULL_OPTIONS", "Agent", "GreedyAgent", "HumanAgent", "HumanQuit", "MCTSAgent", "RandomAgent",
-           "SeededAgent", "UnknownAgent", "agent_seed", "is_null", "make_agent", "play_game"]
+__all__ = ["AGENTS", "NULL_OPTIONS", "Agent", "GreedyAgent", "HumanAgent", "HumanInputEnded", "HumanQuit",
+           "MCTSAgent", "RandomAgent", "SeededAgent", "UnknownAgent", "agent_seed", "is_null", "make_agent",
+           "play_game"]

@@ -4,8 +4,10 @@ Each decision shows the round and phase, the prompt, the player's key counters
 (score first, then the other resources and per-player counters the player may
 see) and the numbered options with their ids.  The player answers with an id
 or its number; anything else re-asks (with a "did you mean").  ``?`` shows the
-options again.  End of input (Ctrl-D) or ``quit`` raises ``HumanQuit``, which
-the command line turns into a clean exit (130), never a traceback.
+options again.  ``quit`` (or Ctrl-C) raises ``HumanQuit``, which the command
+line turns into a clean exit (130); the end of input (Ctrl-D, an empty or
+exhausted pipe) raises ``HumanInputEnded``, a usage error there (exit 2).
+Never a traceback.
 """
 from __future__ import annotations
 
@@ -15,7 +17,11 @@ from .base import SeededAgent
 
 
 class HumanQuit(Exception):
-    """The human closed the input (EOF / Ctrl-D) or typed ``quit``: abandon the game."""
+    """The human gave up (``quit``, or Ctrl-C at the prompt): abandon the game."""
+
+
+class HumanInputEnded(HumanQuit):
+    """The input ended (EOF: Ctrl-D, an empty or exhausted pipe): nobody is there to answer."""
 
 
 QUIT_WORDS = frozenset({"quit", "exit", ":q"})
@@ -86,11 +92,13 @@ class HumanAgent(SeededAgent):
             out.flush()
             try:
                 line = inp.readline()
-            except (EOFError, KeyboardInterrupt):
-                raise HumanQuit("input closed") from None
+            except EOFError:
+                raise HumanInputEnded("input closed") from None
+            except KeyboardInterrupt:
+                raise HumanQuit("interrupted") from None
             if not line:
                 self._say("")
-                raise HumanQuit("input closed")
+                raise HumanInputEnded("input closed")
             answer = line.strip()
             if answer.lower() in QUIT_WORDS:
                 raise HumanQuit("quit")

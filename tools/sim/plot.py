@@ -30,7 +30,7 @@ def write_plot(path: str, reports: list[dict]) -> None:
 
     colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52"]
     k = len(reports)
-    seats = max(r["seats"] for r in reports)
+    seats = max(r["players"] for r in reports)   # the deciding seats: neutral ones never win
     fig = Figure(figsize=(11, 4.6), dpi=100, layout="constrained")
     ax_s, ax_w = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     width = 0.8 / k

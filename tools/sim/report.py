@@ -8,7 +8,9 @@ Counting rules, the same for every ruleset (no game-specific code):
 
 - **Wins**: a game's winners are ``game.winners()`` (the rules' tiebreak applied).  A shared
   win counts as a win for *each* winner, so win rates by seat can add up to more than 100%;
-  ``shared_wins`` says in how many games that happened.
+  ``shared_wins`` says in how many games that happened.  Neutral seats (Ys for 2) score but
+  never win: win rates and ``score.by_seat`` cover the deciding seats, and the neutral seats'
+  scores are apart, in ``score.neutral``.
 - **Win rate by agent**: wins of the seats an agent sat in over the seat-games it played
   (a game with two greedy seats is two greedy seat-games).  Seats of one game are not
   independent, so read that interval as indicative.
@@ -37,6 +39,7 @@ class Aggregate:
     def __init__(self, spec, requested: int, neutral_seats: Sequence[int] = ()):
         self.spec, self.requested = spec, requested
         self.seats = len(spec.agents)
+        self.deciding = spec.players            # seats 0..deciding-1 decide; the rest are neutral
         self.neutral = tuple(neutral_seats)
         self.labels = [("neutral" if s in self.neutral else a) for s, a in enumerate(spec.agents)]
         self.games = 0
@@ -70,7 +73,7 @@ class Aggregate:
             self.wins[w] += 1
         if len(r["winners"]) > 1:
             self.shared += 1
-        for seat, score in enumerate(r["scores"]):
+        for seat, score in enumerate(r["scores"] + r.get("neutral_scores", [])):
             self.scores[seat].add(score)
             self.histograms[seat][score] += 1
         self.rounds.add(r["rounds"])
@@ -109,14 +112,15 @@ class Aggregate:
 
     def win_rates(self) -> tuple[list[dict], list[dict]]:
         by_seat = []
-        for seat in range(self.seats):
+        for seat in range(self.deciding):
             lo, hi = wilson(self.wins[seat], self.games)
             by_seat.append({"seat": seat, "agent": self.labels[seat], "wins": self.wins[seat], "games": self.games,
                             "rate": rnd(self.wins[seat] / self.games) if self.games else None,
                             "ci95": [rnd(lo), rnd(hi)]})
         by_agent = []
-        for agent in sorted(set(self.labels), key=self.labels.index):
-            seats = [s for s in range(self.seats) if self.labels[s] == agent]
+        deciding = self.labels[:self.deciding]
+        for agent in sorted(set(deciding), key=deciding.index):
+            seats = [s for s in range(self.deciding) if self.labels[s] == agent]
             wins, n = sum(self.wins[s] for s in seats), self.games * len(seats)
             lo, hi = wilson(wins, n)
             by_agent.append({"agent": agent, "seats": seats, "wins": wins, "seat_games": n,
@@ -126,11 +130,9 @@ class Aggregate:
     def to_dict(self) -> dict:
         rs = self.spec.rules
         by_seat, by_agent = self.win_rates()
-        scores = []
-        for seat in range(self.seats):
-            entry = {"seat": seat, "agent": self.labels[seat], **self.scores[seat].summary(),
-                     "distribution": [[v, c] for v, c in sorted(self.histograms[seat].items())]}
-            scores.append(entry)
+        scores = [{"seat": seat, "agent": self.labels[seat], **self.scores[seat].summary(),
+                   "distribution": [[v, c] for v, c in sorted(self.histograms[seat].items())]}
+                  for seat in range(self.seats)]
         resources = {}
         for name in sorted(self.resources):
             ms = self.resources[name]
@@ -147,7 +149,8 @@ class Aggregate:
             "interrupted": self.games + len(self.errors) < self.requested,
             "errors": sorted(self.errors, key=lambda e: e["game"]),
             "win_rate": {"by_seat": by_seat, "by_agent": by_agent, "shared_wins": self.shared},
-            "score": {"resource": _score_name(self.spec), "by_seat": scores},
+            "score": {"resource": _score_name(self.spec), "by_seat": scores[:self.deciding],
+                      "neutral": scores[self.deciding:]},
             "length": {"rounds": self.rounds.summary(), "decisions": self.decisions.summary()},
             "resources": resources,
             "buildings": {"built": self._per_game(self.built, self.built_games),
@@ -168,7 +171,7 @@ def _score_name(spec) -> str:
 def compare(base: Aggregate, other: Aggregate) -> dict:
     """What changes from ``base`` to ``other`` (same seeds), each difference with its 95% interval."""
     seats = []
-    for seat in range(min(base.seats, other.seats)):
+    for seat in range(min(base.deciding, other.deciding)):
         seats.append({"seat": seat, "agent": base.labels[seat],
                       "win_rate": rate_difference(base.wins[seat], base.games, other.wins[seat], other.games),
                       "score": mean_difference(base.scores[seat], other.scores[seat])})
@@ -180,8 +183,8 @@ def compare(base: Aggregate, other: Aggregate) -> dict:
             agents.append({"agent": a["agent"],
                            "win_rate": rate_difference(a["wins"], a["seat_games"], o["wins"], o["seat_games"])})
     all_b, all_o = Moments(), Moments()
-    for m, into in ((base.scores, all_b), (other.scores, all_o)):
-        for s in m:
+    for agg, into in ((base, all_b), (other, all_o)):
+        for s in agg.scores[:agg.deciding]:
             into.n += s.n
             into.total += s.total
             into.squares += s.squares
@@ -241,7 +244,7 @@ def render_text(rep: dict) -> list[str]:
                                                  e["seat_games"]))
     sc = rep["score"]
     out += ["", "Score (%s) by seat: mean, sd, 95%% CI of the mean, min..max" % sc["resource"]]
-    for e in sc["by_seat"]:
+    for e in sc["by_seat"] + sc.get("neutral", []):
         ci = e["ci95"]
         out.append("  seat %d  %-8s %s %s  [%s, %s]  %s" % (
             e["seat"], e["agent"], _num(e["mean"]), _num(e["sd"]), _num(ci and ci[0], 6), _num(ci and ci[1], 6),

@@ -41,7 +41,7 @@ class SimSpec:
 
     rules: object          # dsl.loader.Ruleset (picklable)
     players: int
-    agents: tuple          # one name per seat, neutral seats included (as `provost play` does)
+    agents: tuple          # one name per seat: the deciding seats' agents, then NEUTRAL for each neutral seat
     seed: int = 0
 
     @property
@@ -128,7 +128,7 @@ def _buildings(game, counts: dict) -> dict:
 def play_one(spec: SimSpec, index: int) -> dict:
     """Play game ``index`` of ``spec``; its record.
 
-    ``{"game", "seed", "digest", "scores", "winners", "rounds", "decisions",
+    ``{"game", "seed", "digest", "scores", "neutral_scores", "winners", "rounds", "decisions",
     "resources": {name: per seat}, "options": {key: count}, "buildings": {"built"|"used": {kind: count}},
     "zones": {zone: per seat sorted items}}``,
     or, if the engine raised, ``{"game", "seed", "digest", "decisions", "error": "Type: message"}``.
@@ -146,10 +146,10 @@ def play_one(spec: SimSpec, index: int) -> dict:
     game = None
     try:
         game = Game.new(spec.rules, players=spec.players, seed=seed)
-        agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents)]
+        # Neutral seats (labelled NEUTRAL) never decide: the rules play them.
+        agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents[:spec.players])]
         play_game(game, agents, after=after)
-        return {"game": index, "seed": seed, "digest": spec.rules.digest, "scores": game.scores(),
-                "winners": game.winners(), "rounds": game.s.round, "decisions": game.s.decisions,
+        return {"game": index, "seed": seed, "digest": spec.rules.digest, **game.result(),
                 "resources": _resources(game), "options": counts, "buildings": _buildings(game, counts),
                 "zones": _player_zones(game)}
     except Exception as exc:  # noqa: BLE001 - an engine or agent bug, reported in the sim's errors

@@ -1,0 +1,141 @@
+"""How commands fail (DESIGN.md section 6): exit codes, messages, and one JSON object.
+
+- an output that cannot be written (graph -o, rulebook -o, play --log, sim --plot, stdout) is
+  `provost: error: cannot write ...: <reason>`, exit 2;
+- with --format json, play and sim (and check, replay, explain) print exactly one JSON object on
+  stdout also when they fail: {"ok": false, "error": {"kind", "exit", "message"},
+  "diagnostics": [...]}, with the exit code of text mode;
+- a folder with nothing to check is an error, not a clean check.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_run import run_cli as run
+from tools.failures import EXIT_CODES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ outputs that cannot be written
+@pytest.mark.parametrize("argv", [
+    ["graph", "caylus", "-o", "{missing}/x.dot"],
+    ["graph", "caylus", "-o", "{missing}/x.svg"],
+    ["graph", "caylus", "-o", "{folder}.dot"],
+    ["rulebook", "caylus", "-o", "{missing}/book.md"],
+    ["play", "caylus", "--log", "{missing}/game.jsonl"],
+    ["play", "caylus", "--log", "{folder}"],
+])
+def test_an_unwritable_output_is_a_usage_error(capsys, tmp_path, argv):
+    (tmp_path / "dir.dot").mkdir()
+    (tmp_path / "dir").mkdir()
+    argv = [a.format(missing=tmp_path / "no" / "such", folder=tmp_path / "dir") for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("provost: error: cannot write ") and "internal error" not in err
+    assert "No such file or directory" in err or "Is a directory" in err
+
+
+def test_an_unwritable_plot_is_refused_before_the_games(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    code, out, err = run(capsys, "sim", "caylus", "--games", "1000", "--plot", str(tmp_path / "no" / "x.png"),
+                         "--format", "json")
+    assert code == 2 and "provost: error: cannot write %s" % (tmp_path / "no" / "x.png") in err
+    assert json.loads(out)["error"]["kind"] == "usage"
+
+
+def test_a_full_stdout_is_a_clean_error():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "tools.cli", "export", "caylus"], cwd=ROOT, stdout=full,
+                           stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 2
+    assert "provost: error: cannot write the standard output: No space left on device" in p.stderr
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr
+
+
+# ------------------------------------------------------------------ one JSON object, also on failure
+def _one_failure(out: str, code: int, kind: str) -> dict:
+    d = json.loads(out)       # exactly one object: json.loads refuses trailing data
+    assert d["ok"] is False and d["error"]["kind"] == kind and d["error"]["exit"] == code == EXIT_CODES[kind]
+    assert isinstance(d["error"]["message"], str) and d["error"]["message"]
+    assert isinstance(d["diagnostics"], list)
+    return d
+
+
+@pytest.mark.parametrize("argv, code, kind", [
+    (["play", "caylus", "--players", "9"], 2, "usage"),
+    (["play", "caylus", "--agents", "grandmaster"], 2, "usage"),
+    (["play", "caylus", "--variant", "nope"], 2, "usage"),
+    (["play", "nope"], 2, "usage"),
+    (["play", "caylus", "--players", "0"], 2, "usage"),          # refused by argparse itself
+    (["play", "caylus", "--form=json", "--seed", "x"], 2, "usage"),
+    (["play", "{missing}"], 1, "input"),
+    (["play", "{bad}"], 1, "input"),
+    (["sim", "caylus", "--games", "1", "--players", "9"], 2, "usage"),
+    (["sim", "caylus", "--games", "1", "--agents", "human"], 2, "usage"),
+    (["sim", "caylus", "--games", "0"], 2, "usage"),
+    (["sim", "{bad}", "--games", "1"], 1, "input"),
+    (["sim", "ys", "--variant", "two_players", "--players", "2", "--agents", "greedy,random,random",
+      "--games", "1"], 2, "usage"),
+    (["explain", "{missing}", "--at", "1", "pass"], 1, "input"),
+])
+def test_play_and_sim_print_one_json_object_when_they_fail(capsys, tmp_path, argv, code, kind):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("this is not a rule file\n")
+    argv = [a.format(missing=tmp_path / "nope.rules", bad=bad) for a in argv]
+    if not any(a.startswith("--form") for a in argv):
+        argv += ["--format", "json"]
+    got, out, err = run(capsys, *argv)
+    d = _one_failure(out, got, kind)
+    assert got == code and err  # the message is on stderr as in text mode
+    text_argv = [a for a in argv if a not in ("--format", "json", "--form=json")]
+    assert run(capsys, *text_argv)[0] == code  # the same exit code in text mode
+    if kind == "input":
+        assert d["diagnostics"] and all({"path", "line", "col", "code"} <= set(x) for x in d["diagnostics"])
+
+
+def test_a_successful_json_report_says_ok(capsys):
+    code, out, _ = run(capsys, "play", "caylus", "--players", "3", "--format", "json")
+    assert code == 0 and json.loads(out)["ok"] is True
+    code, out, _ = run(capsys, "check", str(ROOT / "rulesets" / "ys.rules"), "--format", "json")
+    assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_a_failed_check_says_so_in_the_same_shape(capsys, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("this is not a rule file\n")
+    code, out, _ = run(capsys, "check", str(bad), "--format", "json")
+    d = _one_failure(out, code, "input")
+    assert d["errors"] == len(d["diagnostics"]) >= 1
+
+
+# ------------------------------------------------------------------ small things
+def test_checking_a_folder_with_no_rule_files_is_an_error(capsys, tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("nothing to check\n")
+    code, out, err = run(capsys, "check", str(tmp_path / "empty"))
+    assert code == 1
+    assert out == "%s:1:1: error: no rule or IR files (.rules, .yaml, .yml, .json) in this folder [P006]\n" % (
+        tmp_path / "empty")
+    assert "checked 0 files: 1 error" in err
+
+
+@pytest.mark.parametrize("command", [["play"], ["sim", "--games", "1"]])
+def test_the_player_range_names_the_variant(capsys, command):
+    code, _, err = run(capsys, command[0], "caylus", "--variant", "two_players", "--players", "3", *command[1:])
+    assert code == 2 and "caylus (two_players) is for 2 players, not 3" in err
+
+
+@pytest.mark.parametrize("command", [["play"], ["sim", "--games", "1"]])
+def test_more_agents_than_deciding_players_is_refused_alike(capsys, command):
+    code, _, err = run(capsys, command[0], "ys", "--variant", "two_players", "--players", "2",
+                       "--agents", "greedy,random,random", *command[1:])
+    assert code == 2 and "3 agents given for 2 players" in err

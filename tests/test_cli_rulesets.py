@@ -1,0 +1,139 @@
+"""How every command names its rules (DESIGN.md section 6: RULESET is a shipped name or a path).
+
+- a bare name (no path separator, no suffix) of a shipped ruleset is the shipped one, even when
+  a file or folder of that name is in the current directory; anything else is a path;
+- an unknown ruleset name or variant name is a usage error (exit 2) naming the known ones;
+- a path that does not exist is a P005 diagnostic (exit 1), as `check` reports it;
+- `provost variants PATH` lists the game in a rule file and the variants beside it.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_run import run_cli as run
+from dsl.diagnostics import RulesError
+from dsl.loader import load_checked, resolve_path, shipped_game
+from dsl.source import is_bare_name
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+VARIANT = """variant rich_start "Rich start" extends {base}:
+    replace counter workers per player start 7
+"""
+
+
+@pytest.fixture
+def copied_game(tmp_path):
+    """A copy of Caylus with one variant beside it."""
+    game = tmp_path / "mycaylus.rules"
+    shutil.copy(RULESETS / "caylus.rules", game)
+    (tmp_path / "mycaylus.rich_start.rules").write_text(VARIANT.format(base="mycaylus"))
+    return game
+
+
+# ------------------------------------------------------------------ the naming rule
+@pytest.mark.parametrize("arg, bare", [
+    ("caylus", True), ("nope", True), ("./caylus", False), ("caylus.rules", False), ("dir/caylus", False),
+    ("/abs/caylus", False), ("cay.json", False),
+])
+def test_bare_names(arg, bare):
+    assert is_bare_name(arg) is bare
+
+
+def test_a_file_or_folder_named_like_a_shipped_ruleset_does_not_hide_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "caylus").mkdir()
+    (tmp_path / "ys").write_text("not rules at all\n")
+    assert resolve_path("caylus") == str(RULESETS / "caylus.rules")
+    assert shipped_game("ys") is not None
+    assert run(capsys, "play", "caylus", "--players", "3", "--seed", "1")[0] == 0
+    assert run(capsys, "play", "ys", "--seed", "1")[0] == 0
+    code, _, err = run(capsys, "play", "./caylus")   # with a separator it is the folder
+    assert code == 1 and "./caylus:1:1: error: is a directory, not a file [P005]" in err
+
+
+def test_a_bare_name_that_is_not_shipped_but_exists_is_a_path(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(RULESETS / "caylus.rules", tmp_path / "mygame")
+    assert resolve_path("mygame") == "mygame"
+    assert run(capsys, "play", "mygame", "--players", "3")[0] == 0
+
+
+# ------------------------------------------------------------------ unknown names: exit 2; missing paths: exit 1
+@pytest.mark.parametrize("argv", [
+    ["play", "caylus", "--variant", "nope"],
+    ["sim", "caylus", "--variant", "nope", "--games", "1"],
+    ["export", "caylus", "--variant", "nope"],
+    ["rulebook", "caylus", "--variant", "nope"],
+    ["sim", "caylus", "--compare", "nope", "--games", "1"],
+])
+def test_unknown_variant_is_a_usage_error_naming_the_variants(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert "provost: error: unknown variant 'nope' of caylus" in err
+    assert "(variants: first_edition, simplified_favor, two_players)" in err
+
+
+def test_did_you_mean_a_variant(capsys):
+    code, _, err = run(capsys, "play", "caylus", "--variant", "two_player")
+    assert code == 2 and "did you mean 'two_players'?" in err
+
+
+@pytest.mark.parametrize("command", [["play"], ["sim", "--games", "1"], ["export"], ["graph"], ["variants"],
+                                     ["rulebook"]])
+def test_unknown_ruleset_name_is_a_usage_error(capsys, command):
+    code, out, err = run(capsys, command[0], "ys2", *command[1:])
+    assert code == 2 and out == ""
+    assert "unknown ruleset 'ys2'" in err and "did you mean 'ys'?" in err and "caylus, caylus1303, ys" in err
+
+
+@pytest.mark.parametrize("command", [["play"], ["sim", "--games", "1"], ["export"], ["graph"], ["variants"]])
+def test_a_missing_path_is_p005_not_an_unknown_ruleset(capsys, tmp_path, command):
+    missing = str(tmp_path / "nope.rules")
+    code, _, err = run(capsys, command[0], missing, *command[1:])
+    assert code == 1
+    assert "%s:1:1: error: file not found [P005]" % missing in err and "unknown ruleset" not in err
+
+
+def test_the_api_still_raises_rules_error_for_unknown_names():
+    with pytest.raises(RulesError, match="unknown ruleset 'nope'"):
+        load_checked("nope")
+    with pytest.raises(RulesError, match="unknown variant 'nope' of caylus"):
+        load_checked("caylus", "nope")
+
+
+# ------------------------------------------------------------------ variants of a file
+def test_variants_of_a_path_to_a_shipped_file(capsys):
+    code, out, _ = run(capsys, "variants", str(RULESETS / "caylus.rules"))
+    assert code == 0
+    assert out.splitlines()[1].split()[:2] == ["caylus", "(base)"]
+    assert "simplified_favor" in out and "two_players" in out and "ys" not in out
+
+
+def test_variants_of_a_copied_game_lists_the_variants_beside_it(capsys, copied_game):
+    code, out, _ = run(capsys, "variants", str(copied_game))
+    assert code == 0
+    assert "rich_start" in out and "Rich start" in out
+    assert "simplified_favor" not in out      # the shipped variants extend the shipped file, not this copy
+    # a variant file lists its base game's variants
+    code, out2, _ = run(capsys, "variants", str(copied_game.parent / "mycaylus.rich_start.rules"))
+    assert code == 0 and out2 == out
+
+
+def test_variant_of_a_game_given_by_path(capsys, copied_game):
+    code, out, err = run(capsys, "play", str(copied_game), "--variant", "rich_start", "--players", "3",
+                         "--format", "json")
+    assert code == 0, err
+    assert '"variant": "rich_start"' in out
+    code, _, err = run(capsys, "play", str(copied_game), "--variant", "two_players")
+    assert code == 2 and "unknown variant 'two_players' of caylus" in err and "(variants: rich_start)" in err
+
+
+def test_variants_of_a_broken_file_exits_1(capsys, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("this is not a rule file\n")
+    code, _, err = run(capsys, "variants", str(bad))
+    assert code == 1 and "%s:1:1: error:" % bad in err

@@ -1,0 +1,56 @@
+"""How a command fails: the exceptions commands raise and the CLI turns into exit codes.
+
+- ``dsl.diagnostics.RulesError``: the input has errors -- exit 1, its diagnostics printed;
+- ``dsl.diagnostics.UsageError``: the command was asked for something that is not there (an
+  unknown name, an output that cannot be written, a human seat without input) -- exit 2;
+- ``Interrupted``: the user stopped it (Ctrl-C, or ``quit`` at a human prompt) -- exit 130.
+
+With ``--format json`` the CLI also prints the failure as one JSON object (``failure_object``).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from dsl.diagnostics import Diagnostic, UsageError
+
+EXIT_CODES = {"input": 1, "usage": 2, "internal": 2, "interrupted": 130}
+"""The kinds of failure in a JSON failure object, and the exit code of each."""
+
+
+class Interrupted(Exception):
+    """The user stopped the command: exit 130 after printing the message."""
+
+
+def failure_object(kind: str, message: str, diagnostics: Sequence[Diagnostic] = (),
+                   report: dict | None = None) -> dict:
+    """The JSON object of a failed command: ``{"ok": false, ...report, "error": {"kind", "exit",
+    "message"}, "diagnostics": [...]}``; one shape for every command (README, Commands)."""
+    return {**(report or {}), "ok": False,
+            "error": {"kind": kind, "exit": EXIT_CODES[kind], "message": message},
+            "diagnostics": [d.to_dict() for d in diagnostics]}
+
+
+def cannot_write(path: str, exc: OSError) -> UsageError:
+    return UsageError("cannot write %s: %s" % (path, exc.strerror or exc))
+
+
+def check_writable(path: str) -> None:
+    """Fail now, before any long work, when ``path`` cannot be written (no such folder, a folder,
+    no permission); leaves nothing behind."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
+    if not existed:
+        os.remove(path)
+
+
+def write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
