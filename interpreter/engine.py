@@ -426,7 +426,7 @@ class Game:
                 continue
             here = occ.get(name)
             if here:
-                if len(here) >= d["slots"]:
+                if 0 <= d["slots"] <= len(here):       # slots < 0: unlimited
                     continue
                 if d["per_player"] is not None and here.count(p) >= d["per_player"]:
                     continue

@@ -300,3 +300,14 @@ def test_observation_lists_options_only_for_the_player_to_move(rs):
         if q != p:
             assert obs["options"] == []
         assert obs["counters"][rs.game()["score"]] == g.scores()
+
+
+def test_an_occupied_unlimited_space_stays_open(tmp_path):
+    # `slots unlimited` is kept as -1 at run time: a worker already there must not make it "full".
+    big = tmp_path / "caylus.big_castle.rules"
+    big.write_text('variant big_castle "Big castle" extends caylus:\n'
+                   '    replace space castle "Castle":\n'
+                   '        slots unlimited\n')
+    g = Game.new(load_checked(str(big)), players=3, seed=0)
+    g.s.occ["castle"] = [1, 2]
+    assert "castle" in g.open_spaces(0)

@@ -80,7 +80,7 @@ class CaylusInvariants:
         for where, seats in s.occ.items():
             d = prog.spaces.get(where)
             cap = d["slots"] if d is not None else 1
-            if len(seats) > cap:
+            if 0 <= cap < len(seats):          # cap < 0: unlimited
                 fail.append("%s holds %d workers (room for %d)" % (where, len(seats), cap))
             if where not in prog.spaces and seats and where not in s.tiles:
                 fail.append("workers on %s, which is neither a space nor a tile on the road" % where)
