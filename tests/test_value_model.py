@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import math
 import random
 
@@ -106,3 +108,31 @@ def test_mcts_with_the_learned_value_plays_legal_moves():
         assert opt in g.legal_options()
         g.apply(opt)
     assert agents[0]._model is not None
+
+
+def test_rotated_agents_sit_in_every_seat_in_turn():
+    agents = ["mcts:100", "greedy", "greedy", "greedy"]
+    assert [train_value.seating(agents, 4, seed, True).index("mcts:100") for seed in range(8)] == \
+        [0, 1, 2, 3, 0, 1, 2, 3]
+    assert train_value.seating(["greedy"], 3, 5, False) == ["greedy"] * 3
+
+
+def test_more_sample_files_join_the_fit(tmp_path):
+    base = ["--ruleset", "caylus", "--players", "3", "--games", "3", "--agents", "random"]
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert train_value.main(base + ["--first-seed", "1", "--samples", str(one), "--out", str(tmp_path / "1.json")]) == 0
+    assert train_value.main(base + ["--first-seed", "4", "--samples", str(two), "--out", str(tmp_path / "2.json")]) == 0
+    both = tmp_path / "both.json"
+    assert train_value.main(base + ["--first-seed", "1", "--samples", str(one), "--also", str(two),
+                                    "--out", str(both)]) == 0
+    model = json.loads(both.read_text())
+    assert model["also"] == [{"agents": ["random"], "first_seed": 4, "games": 3}]
+    alone = json.loads((tmp_path / "1.json").read_text())
+    assert sum(r["samples"] for r in model["rounds"].values()) > sum(r["samples"] for r in alone["rounds"].values())
+    # samples of another player count are refused
+    other = tmp_path / "other.jsonl"
+    assert train_value.main(["--ruleset", "caylus", "--players", "4", "--games", "1", "--agents", "random",
+                             "--first-seed", "1", "--samples", str(other), "--out", str(tmp_path / "o.json")]) == 0
+    with pytest.raises(SystemExit, match="other rules"):
+        train_value.main(base + ["--first-seed", "1", "--samples", str(one), "--also", str(other),
+                                 "--out", str(both)])
