@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-
-import pytest
 import math
 import random
+
+import pytest
 
 from interpreter.agents import MCTSAgent, make_agent
 from interpreter.agents.value_model import ValueModel, features_for, fit, ridge, solve
