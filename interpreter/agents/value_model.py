@@ -14,6 +14,10 @@ This model learns it from games:
   that round (and the neighbouring ones, ``window``) with the player's final
   score as target, relative to the other players' (see ``fit``): the same cube
   is worth more early than late.
+- **Fitted on the games it will judge**: greedy games, then games of the search
+  itself among greedy agents (``tools/train_value.py --also``): a value fitted on
+  greedy play alone misjudges the states the search steers into, and the search
+  exploits those errors.
 - **Stored** as JSON under ``values/`` (next to this file), keyed by the
   ruleset's digest and the player count, so a changed rule file simply has no
   model (the agents then fall back to their hand-set evaluation).
