@@ -147,6 +147,27 @@ def test_provost_moves_in_passing_order():
     assert g.s.counters["provost"] == 9            # one space behind where it started
 
 
+def test_provost_example_activates_green_but_not_red():
+    # The same example, with the workers it speaks of: "Red and Green's pawns cannot be
+    # activated anymore ... Green's building will be activated, but not Red's."  Green is on
+    # space 9 and Red on space 11; the provost starts on 10 and ends on 9.
+    g = new_game(players=4)
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_sawmill", 9, GREEN)
+    g.put_tile("wood_farm_food", 10, ORANGE)
+    g.put_tile("wood_quarry", 11, RED)
+    g.s.counters["provost"] = 10
+    occupy(g, tile_at(g, 9), GREEN)
+    occupy(g, tile_at(g, 11), RED)
+    g.s.orders["passing_order"] = [BLUE, ORANGE, RED, GREEN]
+    for p in (RED, BLUE, GREEN, ORANGE):
+        give(g, p, denier=5, wood=0, stone=0)
+    g.start_phase("provost_moves")
+    choose(g, "pass", "provost:-2", "provost:2", "provost:-1")
+    assert counter(g, "wood", GREEN) == 2           # the sawmill on space 9 worked
+    assert counter(g, "stone", RED) == 0            # the quarry on space 11 did not
+
+
 def test_provost_stays_within_the_road():
     g = new_game(players=3)
     g.s.counters["provost"] = 2
@@ -221,6 +242,22 @@ def test_carpenter_builds_on_the_first_free_space():
     assert counter(g, "pp", RED) == 2
     assert counter(g, "food", RED) == 0 and counter(g, "wood", RED) == 0
     assert g.s.supply["wood_farm_food"] == 0
+
+
+def test_neutral_carpenter_example_builds_the_wood_farm():
+    # "Red has one of his workers on the neutral carpenter, and wants to build a wood farm. He
+    # pays 1 food cube and 1 wood cube ..., places the farm on the first space available on the
+    # board ... and immediately gains 2 PPs."
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.s.counters["provost"] = g.s.road.index("neutral_carpenter")
+    occupy(g, "neutral_carpenter", RED)
+    give(g, RED, food=1, wood=1, pp=0)
+    g.start_phase("activation")
+    choose(g, "build:wood_farm_food")
+    assert kind_at(g, 9) == "wood_farm_food" and g.s.tiles[tile_at(g, 9)][1] == RED
+    assert counter(g, "pp", RED) == 2
+    assert counter(g, "food", RED) == 0 and counter(g, "wood", RED) == 0
 
 
 def test_architect_builds_the_statue_on_a_residence():
