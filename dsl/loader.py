@@ -286,15 +286,31 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     if head["kind"] == "game":
         rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
         return rs, diags
+    base, more = variant_base(head, path, where, seen)
+    diags += more
+    if base is None:
+        return None, diags
+    more = apply_variant(base, head, where)
+    diags += more
+    base.variant = head["name"]
+    base.chain.append(where)
+    return base, diags
+
+
+def variant_base(head: dict, path: str, where: str | None = None,
+                 seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """What the variant ``head`` (read from ``path``) changes: its base ruleset resolved, with the
+    variants named after ``with`` applied.  ``where`` is the file its positions are in."""
+    where = where or path
+    pos = head["pos"]
     if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
-        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L003",
-                                         "variant '%s' extends itself through its bases" % head["name"])]
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L003",
+                                 "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, diags + [Diagnostic(where, head["pos"][0], head["pos"][1], "error", "L002",
-                                         "cannot find the base ruleset '%s'" % head["extends"])]
-    base, more = _resolve(base_path, seen + (os.path.abspath(path),))
-    diags += more
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002",
+                                 "cannot find the base ruleset '%s'" % head["extends"])]
+    base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
     for name in head.get("with") or []:
@@ -302,10 +318,6 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
         diags += more
         if any(d.severity == "error" for d in more):
             return None, diags
-    more = apply_variant(base, head, where)
-    diags += more
-    base.variant = head["name"]
-    base.chain.append(where)
     return base, diags
 
 

@@ -85,3 +85,10 @@ def test_with_names_variants_of_the_same_game(tmp_path, text, code, words):
     bad.write_text(text)
     diags = check_file(str(bad))
     assert any(d.code == code and d.line == 1 and words in d.message for d in diags), diags
+
+
+def test_diff_of_a_combined_variant_is_against_the_base_with_the_other_variant(capsys):
+    assert main(["diff", "ys", "kings_favor_three"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("King's Favor, 3 players (kings_favor_three) changes three_players with kings_favor's changes:")
+    assert "was:\n      Ys, King's Favor, for 4 to 4 players" in out     # King's Favor applied to the base

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from dsl.diagnostics import RulesError
-from dsl.loader import _decl_key, _find_base, _resolve, parse_file, resolve_path
+from dsl.loader import _decl_key, parse_file, resolve_path, variant_base
 from dsl.prose import Prose
 from dsl.source import is_bare_name
 
@@ -21,7 +21,9 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
     prose = Prose(base_decls + [ch["decl"] for ch in variant["changes"] if "decl" in ch])
     index = {_decl_key(d): d for d in base_decls}
     title = variant.get("title") or variant["name"]
-    out = ["%s (%s) changes %s:" % (title, variant["name"], variant["extends"])]
+    also = variant.get("with") or []
+    base = variant["extends"] + (" with %s's changes" % ", ".join(also) if also else "")
+    out = ["%s (%s) changes %s:" % (title, variant["name"], base)]
     if variant.get("description"):
         out.append("  " + variant["description"])
     for ch in variant["changes"]:
@@ -69,8 +71,7 @@ def run_diff(args) -> int:
     if head is None or head["kind"] != "variant":
         print("provost: error: %s is not a variant" % path, file=sys.stderr)
         return 2
-    base_path = _find_base(head["extends"], path)
-    base, more = _resolve(base_path) if base_path else (None, [])
+    base, more = variant_base(head, path)
     if base is None:
         raise RulesError([d for d in more if d.severity == "error"] or diags)
     print("\n".join(describe(base.decls, head)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from dsl.diagnostics import RulesError
-from dsl.loader import _find_base, _resolve, load, parse_file, resolve_path
+from dsl.loader import load, parse_file, resolve_path, variant_base
 from dsl.rulebook import markdown, to_html
 from tools.failures import check_writable, write_text
 
@@ -18,7 +18,7 @@ def build(ruleset: str, variant: str | None, fmt: str) -> str:
     if rs.variant is not None:
         ir, _ = parse_file(path)
         head = ir["decls"][0]
-        base, _ = _resolve(_find_base(head["extends"], path))
+        base, _ = variant_base(head, path)
         base_decls = base.decls if base is not None else None
     md = markdown(rs, base_decls, head)
     if fmt == "html":
