@@ -51,8 +51,9 @@ def run_play(args: argparse.Namespace) -> int:
     from tools.failures import Interrupted, cannot_write
 
     rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
-    if args.players is not None and players_out_of_range(rs, args.players):
-        raise UsageError(players_out_of_range(rs, args.players))
+    problem = players_out_of_range(rs, args.players) if args.players is not None else None
+    if problem:
+        raise UsageError(problem)
     game = Game.new(rs, players=args.players, seed=args.seed)
     n = game.s.humans              # seats beyond are neutral players, played by the rules
     try:

@@ -45,7 +45,7 @@ STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 
 
 def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int):
-    """(SimSpec, neutral seats) for one ruleset/variant, or UsageError."""
+    """The SimSpec of one ruleset/variant (neutral seats last, as the engine has them), or UsageError."""
     from interpreter.agents import UnknownAgent
     from interpreter.engine import Game, players_out_of_range
     from interpreter.gamelog import load_rules
@@ -53,8 +53,9 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     from tools.sim.runner import NEUTRAL, SimSpec
 
     rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
-    if players is not None and players_out_of_range(rs, players):
-        raise UsageError(players_out_of_range(rs, players))
+    problem = players_out_of_range(rs, players) if players is not None else None
+    if problem:
+        raise UsageError(problem)
     probe = Game.new(rs, players=players, seed=seed)
     seats, humans = probe.s.players, probe.s.humans
     try:
@@ -65,7 +66,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     if "human" in names:
         raise UsageError("sim plays bots only; 'human' is for provost play")
     names += [NEUTRAL] * (seats - humans)
-    return SimSpec(rs, humans, tuple(names), seed), list(range(humans, seats))
+    return SimSpec(rs, humans, tuple(names), seed)
 
 
 def _progress(total: int):
@@ -105,12 +106,10 @@ def run_sim(args: argparse.Namespace) -> int:
     elif address:
         raise UsageError("--address is for --backend ray")
 
-    specs_neutral = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
+    specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
     if compare_variant is not None:
-        specs_neutral.append(_spec_for(args.ruleset, compare_variant, specs_neutral[0][0].players,
-                                       args.agents, args.seed))
-    specs = [s for s, _ in specs_neutral]
-    aggs = [Aggregate(spec, args.games, neutral) for spec, neutral in specs_neutral]
+        specs.append(_spec_for(args.ruleset, compare_variant, specs[0].players, args.agents, args.seed))
+    aggs = [Aggregate(spec, args.games) for spec in specs]
 
     jobs = args.jobs
     tasks = make_tasks(specs, args.games, jobs)

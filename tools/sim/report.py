@@ -29,19 +29,18 @@ Counting rules, the same for every ruleset (no game-specific code):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 from .stats import Moments, mean_difference, rate_difference, rnd, wilson
 
 class Aggregate:
     """The running summary of one spec's games (add records in any order)."""
 
-    def __init__(self, spec, requested: int, neutral_seats: Sequence[int] = ()):
+    def __init__(self, spec, requested: int):
         self.spec, self.requested = spec, requested
         self.seats = len(spec.agents)
         self.deciding = spec.players            # seats 0..deciding-1 decide; the rest are neutral
-        self.neutral = tuple(neutral_seats)
-        self.labels = [("neutral" if s in self.neutral else a) for s, a in enumerate(spec.agents)]
+        self.neutral = tuple(range(self.deciding, self.seats))
+        self.labels = list(spec.agents)         # a neutral seat's agent is runner.NEUTRAL
         self.games = 0
         self.errors: list[dict] = []
         self.wins = [0] * self.seats
