@@ -1,18 +1,28 @@
-"""IR expressions -> Python closures ``f(g, env) -> value``.
+"""IR expressions -> Python functions ``f(g, env) -> value``, one per expression.
+
+Each expression becomes a single Python function whose body computes the whole
+expression: operators, comparisons, comprehensions and reads of the state are
+Python's own, so evaluating ``[t for t in board() if room(broker, t) > 0 and not
+(t in locked)]`` is one call to the function and one to each primitive it names,
+not a call per operator and per name.  The function is built as a Python syntax
+tree from the IR and compiled; interpreter/pycode.py checks that the tree stays
+in a small closed language (a rule's names and symbols are only ever string
+constants) before it is compiled.
 
 Names are resolved once, at compile time, to the thing they denote (a local
-binding, a counter, an order, a let, a symbol), so evaluation does no lookups
-by kind.  Values are ints, strings (symbols: resources, spaces, tiles, enum
-values), lists, dicts, None, and table references (see ``TableRef``).
+binding, a counter, an order, a let, a symbol), so evaluation does no lookups by
+kind.  Values are ints, strings (symbols: resources, spaces, tiles, enum values),
+lists, dicts, None, and table references (see ``TableRef``).
 """
 from __future__ import annotations
 
+import ast
 import itertools
-import operator
 
 from dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
+from .pycode import make_functions
 
 
 class RuleRuntimeError(Exception):
@@ -40,18 +50,21 @@ class TableRef:
         raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
 
 
-_BINOPS = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge,
-}
-
-
 def _short(v, limit: int = 80) -> str:
     text = repr(v)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def _constant(v):
+    """A function for a literal or a symbol; ``value`` lets callers specialise on it."""
+    def constant(g, env):
+        return v
+    constant.value = v
+    return constant
+
+
+# ------------------------------------------------------------------ run-time helpers
+# What an operator cannot say in one Python expression (a rule error with its position).
 def _floordiv(a, b):
     return a // b if b else 0
 
@@ -60,48 +73,162 @@ def _mod(a, b):
     return a % b if b else 0
 
 
-def _constant(v):
-    """A closure for a literal or a symbol; ``value`` lets callers specialise on it."""
-    def constant(g, env):
-        return v
-    constant.value = v
-    return constant
+def _index_into(obj, key, pos):
+    if type(obj) is TableRef:
+        return obj.lookup(key, pos)
+    try:
+        return obj[key]
+    except (KeyError, IndexError, TypeError):
+        raise RuleRuntimeError("no entry %r in %s" % (key, _short(obj)), pos)
 
 
-_WITH_CONSTANT = {
-    "+": lambda a, v: lambda g, env: a(g, env) + v,
-    "-": lambda a, v: lambda g, env: a(g, env) - v,
-    "==": lambda a, v: lambda g, env: a(g, env) == v,
-    "!=": lambda a, v: lambda g, env: a(g, env) != v,
-    "<": lambda a, v: lambda g, env: a(g, env) < v,
-    ">": lambda a, v: lambda g, env: a(g, env) > v,
-    "<=": lambda a, v: lambda g, env: a(g, env) <= v,
-    ">=": lambda a, v: lambda g, env: a(g, env) >= v,
-}
+def _held(g, env, what, pos):
+    try:
+        return g.s.counters[what][env["player"]]
+    except (KeyError, TypeError):
+        raise RuleRuntimeError("%r is not a resource" % (what,), pos)
 
 
-# A loop variable or parameter (read from the scope) against a literal or any expression:
-# the commonest comparisons in filters and `when`s, one closure call instead of two or three.
-_VAR_WITH_CONSTANT = {
-    "==": lambda n, v: lambda g, env: env[n] == v,
-    "!=": lambda n, v: lambda g, env: env[n] != v,
-    "<": lambda n, v: lambda g, env: env[n] < v,
-    ">": lambda n, v: lambda g, env: env[n] > v,
-    "<=": lambda n, v: lambda g, env: env[n] <= v,
-    ">=": lambda n, v: lambda g, env: env[n] >= v,
-    "in": lambda n, v: lambda g, env: env[n] in v,
-    "not in": lambda n, v: lambda g, env: env[n] not in v,
-}
-_VAR_WITH = {
-    "==": lambda n, b: lambda g, env: env[n] == b(g, env),
-    "!=": lambda n, b: lambda g, env: env[n] != b(g, env),
-    "<": lambda n, b: lambda g, env: env[n] < b(g, env),
-    ">": lambda n, b: lambda g, env: env[n] > b(g, env),
-    "<=": lambda n, b: lambda g, env: env[n] <= b(g, env),
-    ">=": lambda n, b: lambda g, env: env[n] >= b(g, env),
-    "in": lambda n, b: lambda g, env: env[n] in b(g, env),
-    "not in": lambda n, b: lambda g, env: env[n] not in b(g, env),
-}
+def _context(env, name, pos):
+    try:
+        return env[name]
+    except KeyError:
+        raise RuleRuntimeError("'%s' is not defined here" % name, pos)
+
+
+def _index_of(xs, x):
+    return xs.index(x) if x in xs else -1
+
+
+def _position(xs, x):
+    return xs.index(x) + 1 if x in xs else 0
+
+
+def _road_tiles(g):
+    return [t for t in g.s.road if t is not None]
+
+
+def _owned_tiles(g, who):
+    tiles = g.s.tiles
+    return [t for t in g.s.road if t is not None and tiles[t][1] == who]
+
+
+def _bind(env, var, xs):
+    """The scopes of a comprehension over a context name (`player`...): each value in the scope."""
+    for v in xs:
+        local = dict(env)
+        local[var] = v
+        yield local
+
+
+class _Multisets:
+    """``multisets(xs, n)`` at one place in the rules, with its results kept by argument."""
+    __slots__ = ("cache",)
+
+    def __init__(self):
+        self.cache: dict = {}
+
+    def __call__(self, xs, n):
+        key = (tuple(xs), n)
+        r = self.cache.get(key)
+        if r is None:
+            r = self.cache[key] = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
+        return [c[:] for c in r]
+
+
+_UNSET = object()      # a loop-invariant part not computed yet
+
+# ------------------------------------------------------------------ syntax-tree builders
+_G, _ENV = "g", "env"
+
+
+def _name(n):
+    return ast.Name(id=n, ctx=ast.Load())
+
+
+def _const(v):
+    return ast.Constant(value=v)
+
+
+def _item(x, key):
+    return ast.Subscript(value=x, slice=key, ctx=ast.Load())
+
+
+def _attr(x, *names):
+    for n in names:
+        x = ast.Attribute(value=x, attr=n, ctx=ast.Load())
+    return x
+
+
+def _call(f, *args):
+    return ast.Call(func=f, args=list(args), keywords=[])
+
+
+def _state(*names):
+    return _attr(_name(_G), "s", *names)
+
+
+def _player():
+    return _item(_name(_ENV), _const("player"))
+
+
+def _dict(pairs):
+    return ast.Dict(keys=[k if k is None else _const(k) for k, _ in pairs], values=[v for _, v in pairs])
+
+
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
+            "in": ast.In, "not in": ast.NotIn}
+_ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
+_HELPER_OPS = {"//": _floordiv, "%": _mod}
+_CONSTANT_TYPES = (int, str, bool, type(None))
+
+# Names that are read from the scope, never a comprehension's own local.
+_CONTEXT = frozenset({"player", "target", "slot", "self", "worker"})
+
+# Expression kinds worth computing once per comprehension, and the kinds whose
+# operands are evaluated in the same scope (the rewrite descends into them).
+_COSTLY = frozenset({"call", "comp", "of"})
+_DESCEND = {"binop": ("left", "right"), "not": ("x",), "neg": ("x",), "if": ("cond", "then", "else"),
+            "index": ("x", "key"), "attr": ("x",), "range": ("lo", "hi")}
+
+
+class _Unit:
+    """One compiled expression: its functions, the objects they refer to, fresh names."""
+
+    def __init__(self):
+        self.ns: dict = {}
+        self.defs: list = []
+        self._refs: dict = {}
+        self._serial = itertools.count()
+
+    def fresh(self, prefix: str) -> str:
+        return "_%s%d" % (prefix, next(self._serial))
+
+    def ref(self, obj):
+        """A name for an object the code uses (a helper, a table, a position)."""
+        name = self._refs.get(id(obj))
+        if name is None:
+            name = self._refs[id(obj)] = self.fresh("k")
+            self.ns[name] = obj
+        return _name(name)
+
+    def value(self, v):
+        return _const(v) if type(v) in _CONSTANT_TYPES else self.ref(v)
+
+    def define(self, name, params, body_statements):
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        self.defs.append(ast.FunctionDef(name=name, args=args, body=body_statements, decorator_list=[],
+                                         returns=None, type_comment=None))
+
+
+class _Ctx:
+    """What names mean where an expression is: ``scope`` is read from ``env``, ``local``
+    maps a comprehension's variable to its Python local."""
+    __slots__ = ("scope", "local")
+
+    def __init__(self, scope, local):
+        self.scope, self.local = scope, local
 
 
 class ExprCompiler:
@@ -111,374 +238,254 @@ class ExprCompiler:
         self.p = program
 
     def compile(self, e, scope: frozenset):
-        kind = e["e"]
-        return getattr(self, "c_" + kind)(e, scope)
+        """A function ``f(g, env)`` computing the expression; ``scope`` is what ``env`` binds."""
+        u = _Unit()
+        tree = self.x(e, _Ctx(scope, {}), u)
+        if type(tree) is ast.Constant:
+            return _constant(tree.value)
+        name = u.fresh("f")
+        u.define(name, [_G, _ENV], [ast.Return(value=tree)])
+        pos = e.get("pos") or [0, 0]
+        return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+
+    def x(self, e, ctx, u):
+        """The syntax tree of an expression."""
+        return getattr(self, "c_" + e["e"])(e, ctx, u)
 
     # ------------------------------------------------------------ literals
-    def c_int(self, e, scope):
-        return _constant(e["v"])
+    def c_int(self, e, ctx, u):
+        return u.value(e["v"])
 
-    def c_str(self, e, scope):
-        return _constant(e["v"])
+    c_str = c_int
 
-    def c_list(self, e, scope):
-        items = [self.compile(i, scope) for i in e["items"]]
-        return lambda g, env: [f(g, env) for f in items]
+    def c_list(self, e, ctx, u):
+        return ast.List(elts=[self.x(i, ctx, u) for i in e["items"]], ctx=ast.Load())
 
-    def c_dict(self, e, scope):
-        items = [(k, self.compile(v, scope)) for k, v in e["items"]]
-        return lambda g, env: {k: f(g, env) for k, f in items}
+    def c_dict(self, e, ctx, u):
+        return ast.Dict(keys=[u.value(k) for k, _ in e["items"]], values=[self.x(v, ctx, u) for _, v in e["items"]])
 
-    def c_range(self, e, scope):
-        lo, hi = self.compile(e["lo"], scope), self.compile(e["hi"], scope)
-        return lambda g, env: list(range(lo(g, env), hi(g, env) + 1))
+    def c_range(self, e, ctx, u):
+        hi = ast.BinOp(left=self.x(e["hi"], ctx, u), op=ast.Add(), right=_const(1))
+        return _call(_name("list"), _call(_name("range"), self.x(e["lo"], ctx, u), hi))
 
-    def c_amount(self, e, scope):  # only valid where amounts are; compiled by the statement compiler
+    def c_amount(self, e, ctx, u):  # only valid where amounts are; compiled by the statement compiler
         raise RuleRuntimeError("an amount is not a value here", e["pos"])
 
     # ------------------------------------------------------------ names
-    def c_name(self, e, scope):
+    def c_name(self, e, ctx, u):
         name = e["id"]
-        pos = e["pos"]
-        if name in scope:
+        if name in ctx.local:
+            return _name(ctx.local[name])
+        if name in ctx.scope:
             # A missing binding raises KeyError, which the engine reports at the running statement.
-            return lambda g, env: env[name]
+            return _item(_name(_ENV), _const(name))
         p = self.p
         if name in p.counters and name not in p.resources:
-            c = p.counters[name]
-            if c["by"] is not None:
-                if c["scope"] == "player":
-                    return lambda g, env: g.s.counters[name][env["player"]]
-                return lambda g, env: g.s.counters[name]
-            if c["scope"] == "player":
-                return lambda g, env: g.s.counters[name][env["player"]]
-            return lambda g, env: g.s.counters[name]
+            if p.counters[name]["scope"] == "player":
+                return _item(_item(_state("counters"), _const(name)), _player())
+            return _item(_state("counters"), _const(name))
         if name in p.orders:
             # Lists from the state are read, never changed, by expressions; a `let`
             # or an effect argument that keeps one takes a copy (effects.py).
-            return lambda g, env: g.s.orders[name]
+            return _item(_state("orders"), _const(name))
         if name in p.zones:
-            z = p.zones[name]
-            if z["scope"] == "player":
-                return lambda g, env: g.s.zones[name][env["player"]]
-            return lambda g, env: g.s.zones[name]
+            if p.zones[name]["scope"] == "player":
+                return _item(_item(_state("zones"), _const(name)), _player())
+            return _item(_state("zones"), _const(name))
         if name in p.lets:
-            let = p.lets[name]
-            if let["params"]:
-                raise RuleRuntimeError("'%s' needs arguments" % name, pos)
-            return p.let_value(name)
+            if p.lets[name]["params"]:
+                raise RuleRuntimeError("'%s' needs arguments" % name, e["pos"])
+            return _call(u.ref(p.let_value(name)), _name(_G), _name(_ENV))
         if name in p.enums:
-            values = p.enums[name]
-            return lambda g, env: list(values)
+            return ast.List(elts=[_const(v) for v in p.enums[name]], ctx=ast.Load())
         if name in p.tables:
-            ref = p.tables[name]
-            return lambda g, env: ref
+            return u.ref(p.tables[name])
         if name in CONSTANTS:
-            v = CONSTANTS[name]
-            return lambda g, env: v
+            return u.value(CONSTANTS[name])
         if name == "round":
-            return lambda g, env: g.s.round
+            return _state("round")
         if name == "player_count":
-            return lambda g, env: g.s.humans
+            return _state("humans")
         if name in ("player", "target", "slot", "self"):
-            def ctx(g, env):
-                try:
-                    return env[name]
-                except KeyError:
-                    raise RuleRuntimeError("'%s' is not defined here" % name, pos)
-            return ctx
+            return _call(u.ref(_context), _name(_ENV), _const(name), u.value(e["pos"]))
         # Any other declared name is a symbol: a resource, a space, a building, an enum value.
-        return _constant(name)
+        return _const(name)
 
     # ------------------------------------------------------------ operators
-    def c_binop(self, e, scope):
+    def c_binop(self, e, ctx, u):
         op = e["op"]
-        a, b = self.compile(e["left"], scope), self.compile(e["right"], scope)
-        if op == "and":
-            return lambda g, env: a(g, env) and b(g, env)
-        if op == "or":
-            return lambda g, env: a(g, env) or b(g, env)
-        left = e["left"]
-        if left["e"] == "name" and left["id"] in scope and op in _VAR_WITH:
-            n = left["id"]
-            # A missing binding raises KeyError, reported by the engine at the running statement.
-            if hasattr(b, "value") and type(b.value) is not list:
-                return _VAR_WITH_CONSTANT[op](n, b.value)
-            return _VAR_WITH[op](n, b)
-        if op == "in":
-            return lambda g, env: a(g, env) in b(g, env)
-        if op == "not in":
-            return lambda g, env: a(g, env) not in b(g, env)
-        if op == "//":
-            return lambda g, env: _floordiv(a(g, env), b(g, env))
-        if op == "%":
-            return lambda g, env: _mod(a(g, env), b(g, env))
+        a, b = self.x(e["left"], ctx, u), self.x(e["right"], ctx, u)
+        if op in ("and", "or"):
+            return ast.BoolOp(op=ast.And() if op == "and" else ast.Or(), values=[a, b])
         # Type clashes (a symbol compared with a number) surface as TypeError and are
         # reported by the engine with the position of the statement running.
-        if hasattr(b, "value") and op in _WITH_CONSTANT:
-            return _WITH_CONSTANT[op](a, b.value)      # `x > 0`, `n + 1`, `c == blue`: one call fewer
-        if op == "+":
-            return lambda g, env: a(g, env) + b(g, env)
-        if op == "-":
-            return lambda g, env: a(g, env) - b(g, env)
-        if op == "==":
-            return lambda g, env: a(g, env) == b(g, env)
-        if op == "!=":
-            return lambda g, env: a(g, env) != b(g, env)
-        if op == "<":
-            return lambda g, env: a(g, env) < b(g, env)
-        if op == ">":
-            return lambda g, env: a(g, env) > b(g, env)
-        if op == "<=":
-            return lambda g, env: a(g, env) <= b(g, env)
-        if op == ">=":
-            return lambda g, env: a(g, env) >= b(g, env)
-        f = _BINOPS[op]
-        return lambda g, env: f(a(g, env), b(g, env))
+        if op in _COMPARE:
+            return ast.Compare(left=a, ops=[_COMPARE[op]()], comparators=[b])
+        if op in _ARITH:
+            return ast.BinOp(left=a, op=_ARITH[op](), right=b)
+        if op in _HELPER_OPS:
+            return _call(u.ref(_HELPER_OPS[op]), a, b)
+        raise RuleRuntimeError("unknown operator '%s'" % op, e["pos"])
 
-    def c_not(self, e, scope):
+    def c_not(self, e, ctx, u):
         inner = e["x"]
         if inner["e"] == "binop" and inner["op"] in ("in", "not in"):
-            # `not (t in xs)` is `t not in xs`: one closure, not two.
-            flipped = "not in" if inner["op"] == "in" else "in"
-            return self.c_binop({**inner, "op": flipped}, scope)
-        x = self.compile(inner, scope)
-        return lambda g, env: not x(g, env)
+            flipped = "not in" if inner["op"] == "in" else "in"      # `not (t in xs)` is `t not in xs`
+            return self.c_binop({**inner, "op": flipped}, ctx, u)
+        return ast.UnaryOp(op=ast.Not(), operand=self.x(inner, ctx, u))
 
-    def c_neg(self, e, scope):
-        x = self.compile(e["x"], scope)
-        return lambda g, env: -x(g, env)
+    def c_neg(self, e, ctx, u):
+        return ast.UnaryOp(op=ast.USub(), operand=self.x(e["x"], ctx, u))
 
-    def c_if(self, e, scope):
-        c, t, o = (self.compile(e[k], scope) for k in ("cond", "then", "else"))
-        return lambda g, env: t(g, env) if c(g, env) else o(g, env)
+    def c_if(self, e, ctx, u):
+        return ast.IfExp(test=self.x(e["cond"], ctx, u), body=self.x(e["then"], ctx, u),
+                         orelse=self.x(e["else"], ctx, u))
 
-    def c_comp(self, e, scope):
+    def c_comp(self, e, ctx, u):
         var = e["var"]
-        it = self.compile(e["iter"], scope)
-        inner = scope | {var}
-        # Parts of the item and the filter that do not depend on the loop variable are
-        # evaluated once per comprehension (on first use, so nothing runs that would not).
-        hoist = _Hoister(self, var, scope)
-        cond = self.compile(hoist.rewrite(e["cond"]), inner) if e["cond"] is not None else None
+        if var in _CONTEXT:
+            return self._comp_in_scope(e, ctx, u)
+        local = u.fresh("l")
+        inner = _Ctx(ctx.scope, {**ctx.local, var: local})
+        hoister = _Hoister(var, u)
+        item = hoister.rewrite(e["item"], top=True)
+        cond = hoister.rewrite(e["cond"]) if e["cond"] is not None else None
+        if not hoister.names:
+            return self._listcomp(e, item, cond, local, ctx, inner, u)
+        # Loop-invariant parts are computed on first use, once per evaluation of the
+        # comprehension (nothing runs that would not have): the comprehension gets a
+        # function of its own whose locals keep them.
+        fn = u.fresh("c")
+        outer = list(ctx.local.values())
+        body = [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in hoister.names]
+        body.append(ast.Return(value=self._listcomp(e, item, cond, local, ctx, inner, u)))
+        u.define(fn, [_G, _ENV] + outer, body)
+        return _call(_name(fn), _name(_G), _name(_ENV), *[_name(n) for n in outer])
 
-        if cond is not None and e["item"]["e"] == "name" and e["item"]["id"] == var:
-            def select(g, env):          # [t for t in xs if ...]: a filter keeps the items themselves
-                local = dict(env)
-                out = []
-                for v in it(g, env):
-                    local[var] = v
-                    if cond(g, local):
-                        out.append(v)
-                return out
-            return select
+    def _listcomp(self, e, item, cond, local, ctx, inner, u):
+        gen = ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=self.x(e["iter"], ctx, u),
+                                ifs=[self.x(cond, inner, u)] if cond is not None else [], is_async=0)
+        return ast.ListComp(elt=self.x(item, inner, u), generators=[gen])
 
-        item = self.compile(hoist.rewrite(e["item"], top=True), inner)
+    def _comp_in_scope(self, e, ctx, u):
+        """A comprehension over a context name (`[... for player in ...]`): each value goes in
+        the scope, where the rules' primitives read it."""
+        var = e["var"]
+        inner = _Ctx(ctx.scope | {var}, {k: v for k, v in ctx.local.items() if k != var})
+        values = _call(u.ref(_bind), _name(_ENV), _const(var), self.x(e["iter"], ctx, u))
+        gen = ast.comprehension(target=ast.Name(id=_ENV, ctx=ast.Store()), iter=values,
+                                ifs=[self.x(e["cond"], inner, u)] if e["cond"] is not None else [], is_async=0)
+        return ast.ListComp(elt=self.x(e["item"], inner, u), generators=[gen])
 
-        def comp(g, env):
-            out = []
-            local = dict(env)
-            for v in it(g, env):
-                local[var] = v
-                if cond is None or cond(g, local):
-                    out.append(item(g, local))
-            return out
-        return comp
+    def c_hoisted(self, e, ctx, u):
+        """``_h if _h is not UNSET else (_h := value)``: a loop-invariant part, kept once computed."""
+        h = e["name"]
+        first = ast.NamedExpr(target=ast.Name(id=h, ctx=ast.Store()), value=self.x(e["x"], ctx, u))
+        kept = ast.Compare(left=_name(h), ops=[ast.IsNot()], comparators=[u.ref(_UNSET)])
+        return ast.IfExp(test=kept, body=_name(h), orelse=first)
 
-    def c_hoisted(self, e, scope):
-        """A loop-invariant part of a comprehension: computed once, kept in the comprehension's frame."""
-        key, f = e["key"], e["fn"]
-
-        def hoisted(g, env):
-            try:
-                return env[key]
-            except KeyError:
-                v = env[key] = f(g, env)
-                return v
-        return hoisted
-
-    def c_index(self, e, scope):
-        x, k = self.compile(e["x"], scope), self.compile(e["key"], scope)
-        pos = e["pos"]
-        # Counters indexed by an enum: map the symbol to its position once.
+    def c_index(self, e, ctx, u):
         base = e["x"]
-        if base["e"] == "name" and base["id"] in self.p.counters and base["id"] not in scope:
-            c = self.p.counters[base["id"]]
-            if c["by"] is not None:
-                slot = self.p.enum_index[c["by"]]
-                name = base["id"]
-                if c["scope"] == "player":
-                    return lambda g, env: g.s.counters[name][env["player"]][slot[k(g, env)]]
-                return lambda g, env: g.s.counters[name][slot[k(g, env)]]
-
-        def index(g, env):
-            obj, key = x(g, env), k(g, env)
-            if type(obj) is TableRef:
-                payload = obj.lookup(key, pos)
-                return payload
-            try:
-                return obj[key]
-            except (KeyError, IndexError, TypeError):
-                raise RuleRuntimeError("no entry %r in %s" % (key, _short(obj)), pos)
-        return index
-
-    def c_attr(self, e, scope):
-        x = self.compile(e["x"], scope)
-        attr = e["name"]
+        key = self.x(e["key"], ctx, u)
         p = self.p
-        pos = e["pos"]
-        return lambda g, env: p.attribute(g, x(g, env), attr, pos)
+        if base["e"] == "name" and base["id"] in p.counters and base["id"] not in ctx.scope \
+                and base["id"] not in ctx.local:
+            c = p.counters[base["id"]]
+            if c["by"] is not None:
+                # A counter indexed by an enum: the symbol's position is looked up in a dict.
+                slot = _item(u.ref(p.enum_index[c["by"]]), key)
+                return _item(self.c_name(base, ctx, u), slot)
+        return _call(u.ref(_index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
 
-    def c_of(self, e, scope):
-        x = self.compile(e["x"], scope)
-        who = self.compile(e["player"], scope)
+    def c_attr(self, e, ctx, u):
+        return _call(u.ref(self.p.attribute), _name(_G), self.x(e["x"], ctx, u), _const(e["name"]),
+                     u.value(e["pos"]))
+
+    def c_of(self, e, ctx, u):
         base = e["x"]
-        if base["e"] == "name" and base["id"] not in scope and base["id"] not in self.p.resources:
+        who = self.x(e["player"], ctx, u)
+        if base["e"] == "name" and base["id"] not in ctx.scope and base["id"] not in ctx.local \
+                and base["id"] not in self.p.resources:
             c = self.p.counters.get(base["id"])
             if c is not None and c["scope"] == "player":
-                name = base["id"]       # `order_card of q`: read the seat's counter, no new scope
-                return lambda g, env: g.s.counters[name][who(g, env)]
-
-        def of(g, env):
-            local = dict(env)
-            local["player"] = who(g, env)
-            return x(g, local)
-        return of
+                return _item(_item(_state("counters"), _const(base["id"])), who)   # `order_card of q`
+        # Anything else is evaluated in a scope whose acting player is the other one.
+        other = _dict([(None, _name(_ENV)), ("player", who)])
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=_ENV)], vararg=None, kwonlyargs=[],
+                             kw_defaults=[], kwarg=None, defaults=[])
+        return _call(ast.Lambda(args=args, body=self.x(base, ctx, u)), other)
 
     # ------------------------------------------------------------ calls
-    def c_call(self, e, scope):
+    def c_call(self, e, ctx, u):
         fn = e["fn"]
-        args = [self.compile(a, scope) for a in e["args"]]
+        args = [self.x(a, ctx, u) for a in e["args"]]
         p = self.p
         pos = e["pos"]
         if fn in p.lets:
-            let = p.lets[fn]
-            params = let["params"] or []
-            body = p.let_function(fn)
-
-            if len(params) == 1 and len(args) == 1:
-                (n0,), (a0,) = params, args
-                return lambda g, env: body(g, {"player": env.get("player"), n0: a0(g, env)})
-            if not params:
-                return lambda g, env: body(g, {"player": env.get("player")})
-
-            def call_let(g, env):
-                local = {"player": env.get("player")}
-                for n, a in zip(params, args):
-                    local[n] = a(g, env)
-                return body(g, local)
-            return call_let
+            params = p.lets[fn]["params"] or []
+            # A let sees the acting player and its arguments, nothing else of the caller's scope.
+            scope = _dict([("player", _call(_attr(_name(_ENV), "get"), _const("player")))] + list(zip(params, args)))
+            return _call(u.ref(p.let_function(fn)), _name(_G), scope)
         impl = getattr(self, "f_" + fn, None)
         if impl is not None:
-            return impl(args, pos)
+            return impl(args, pos, u)
         builder = FUNCTION_BUILDERS.get(fn)
         if builder is None:
             raise RuleRuntimeError("unknown function '%s'" % fn, pos)
-        return builder(self, args, pos)
+        return _call(u.ref(builder(self, pos)), _name(_G), _name(_ENV), *args)
 
-    def f_count(self, args, pos):
-        (a,) = args
-        return lambda g, env: len(a(g, env))
+    def f_count(self, args, pos, u):
+        return _call(_name("len"), *args)
 
-    def f_sum(self, args, pos):
-        (a,) = args
-        return lambda g, env: sum(a(g, env))
+    def f_sum(self, args, pos, u):
+        return _call(_name("sum"), *args)
 
-    def f_max(self, args, pos):
-        (a,) = args
-        return lambda g, env: max(a(g, env), default=0)
+    def f_max(self, args, pos, u):
+        return ast.Call(func=_name("max"), args=args, keywords=[ast.keyword(arg="default", value=_const(0))])
 
-    def f_min(self, args, pos):
-        (a,) = args
-        return lambda g, env: min(a(g, env), default=0)
+    def f_min(self, args, pos, u):
+        return ast.Call(func=_name("min"), args=args, keywords=[ast.keyword(arg="default", value=_const(0))])
 
-    def f_held(self, args, pos):
-        (a,) = args
+    def f_abs(self, args, pos, u):
+        return _call(_name("abs"), *args)
 
-        def held(g, env):
-            try:
-                return g.s.counters[a(g, env)][env["player"]]
-            except (KeyError, TypeError):
-                raise RuleRuntimeError("%r is not a resource" % (a(g, env),), pos)
-        return held
+    def f_held(self, args, pos, u):
+        return _call(u.ref(_held), _name(_G), _name(_ENV), *args, u.value(pos))
 
-    def f_abs(self, args, pos):
-        (a,) = args
-        return lambda g, env: abs(a(g, env))
+    def f_first(self, args, pos, u):
+        (xs,) = args             # `(xs or [None])[0]`: the first item, None for an empty list
+        return _item(ast.BoolOp(op=ast.Or(), values=[xs, ast.List(elts=[_const(None)], ctx=ast.Load())]), _const(0))
 
-    def f_first(self, args, pos):
-        (a,) = args
+    def f_index(self, args, pos, u):
+        return _call(u.ref(_index_of), *args)
 
-        def first(g, env):
-            xs = a(g, env)
-            return xs[0] if xs else None
-        return first
+    def f_position(self, args, pos, u):
+        return _call(u.ref(_position), *args)
 
-    def f_index(self, args, pos):
-        a, b = args
+    def f_occupants(self, args, pos, u):
+        found = _call(_attr(_state("occ"), "get"), *args)
+        return ast.BoolOp(op=ast.Or(), values=[found, ast.List(elts=[], ctx=ast.Load())])
 
-        def index(g, env):
-            xs, x = a(g, env), b(g, env)
-            return xs.index(x) if x in xs else -1
-        return index
+    def f_open_spaces(self, args, pos, u):
+        return _call(_attr(_name(_G), "open_spaces"), _player())
 
-    def f_position(self, args, pos):
-        a, b = args
+    def f_road_tiles(self, args, pos, u):
+        return _call(u.ref(_road_tiles), _name(_G))
 
-        def position(g, env):
-            xs, x = a(g, env), b(g, env)
-            return xs.index(x) + 1 if x in xs else 0
-        return position
+    def f_owned_tiles(self, args, pos, u):
+        return _call(u.ref(_owned_tiles), _name(_G), *args)
 
-    def f_occupants(self, args, pos):
-        (a,) = args
-        return lambda g, env: g.s.occ.get(a(g, env)) or []
-
-    def f_open_spaces(self, args, pos):
-        return lambda g, env: g.open_spaces(env["player"])
-
-    def f_road_tiles(self, args, pos):
-        return lambda g, env: [t for t in g.s.road if t is not None]
-
-    def f_owned_tiles(self, args, pos):
-        (a,) = args
-
-        def owned(g, env):
-            who = a(g, env)
-            tiles = g.s.tiles
-            return [t for t in g.s.road if t is not None and tiles[t][1] == who]
-        return owned
-
-    def f_multisets(self, args, pos):
-        a, b = args
-        cache: dict = {}
-
-        def multisets(g, env):
-            xs, n = a(g, env), b(g, env)
-            key = (tuple(xs), n)
-            r = cache.get(key)
-            if r is None:
-                r = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
-                cache[key] = r
-            return [c[:] for c in r]
-        return multisets
-
-
-# Expression kinds worth computing once per comprehension, and the kinds whose
-# operands are evaluated in the same environment (the rewrite descends into them).
-_COSTLY = frozenset({"call", "comp", "of"})
-_DESCEND = {"binop": ("left", "right"), "not": ("x",), "neg": ("x",), "if": ("cond", "then", "else"),
-            "index": ("x", "key"), "attr": ("x",), "range": ("lo", "hi")}
+    def f_multisets(self, args, pos, u):
+        return _call(u.ref(_Multisets()), *args)
 
 
 class _Hoister:
     """Rewrites a comprehension's item or filter so that costly parts free of the loop
     variable become ``hoisted`` nodes (expressions are pure: computing one once is exact)."""
 
-    _serial = itertools.count()
-
-    def __init__(self, compiler, var, scope):
-        self.c, self.var, self.scope = compiler, var, scope
+    def __init__(self, var, unit):
+        self.var, self.u = var, unit
+        self.names: list = []
 
     def rewrite(self, e, top=False):
         from .effects import names_in      # one free-name analysis for the whole interpreter
@@ -486,8 +493,9 @@ class _Hoister:
         kind = e["e"]
         if kind in _COSTLY:
             if not top and self.var not in names_in(e):
-                f = self.c.compile(e, self.scope)
-                return {"e": "hoisted", "key": "\0h%d" % next(self._serial), "fn": f, "pos": e.get("pos")}
+                name = self.u.fresh("h")
+                self.names.append(name)
+                return {"e": "hoisted", "name": name, "x": e, "pos": e.get("pos")}
             if kind != "call":
                 return e
             return {**e, "args": [self.rewrite(a) for a in e["args"]]}

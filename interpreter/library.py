@@ -7,7 +7,11 @@ registers its builders here, so new primitives do not grow one file forever:
     def build_draw(compiler, st, scope) -> int: ...      # returns a node id
 
     @function("majority")
-    def build_majority(compiler, args, pos): ...          # returns a closure f(g, env)
+    def build_majority(compiler, pos): ...                # returns f(g, env, *argument values)
+
+A function's arguments are computed by the expression that calls it (one Python
+function per expression, interpreter/expressions.py); ``env`` is the caller's
+scope, for the acting player and the other context names.
 
 Every name must also have a Signature in dsl/primitives.py (the checker's
 half of the contract); tests/test_primitives.py checks the two agree.

@@ -208,12 +208,8 @@ def _index(g) -> dict:
 
 def _over_pieces(name, mine, reduce, doc):
     """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there."""
-    def build(c, args, pos):
-        k, where = args
-        if hasattr(k, "value"):
-            kind = k.value      # the usual case: the kind is named in the rules
-            return lambda g, env: reduce(_pieces_at(g, env, kind, where(g, env), mine))
-        return lambda g, env: reduce(_pieces_at(g, env, k(g, env), where(g, env), mine))
+    def build(c, pos):
+        return lambda g, env, kind, where: reduce(_pieces_at(g, env, kind, where, mine))
     build.__doc__ = doc
     function(name)(build)
 
@@ -230,12 +226,11 @@ _over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
 
 
 @function("room")
-def build_room(c, args, pos):
+def build_room(c, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
-    k, where = args
     spaces = c.p.spaces
 
-    def room_left(g, kind, w) -> int:
+    def room_left(g, env, kind, w) -> int:
         d = spaces.get(w)
         if d is None:
             return 0
@@ -243,20 +238,14 @@ def build_room(c, args, pos):
         if slots < 0:
             return 99
         return slots - len(_index(g).get((kind, w), ()))
-
-    if hasattr(k, "value"):
-        kind = k.value      # the usual case, `room(broker, t)`: the kind is known now
-        return lambda g, env: room_left(g, kind, where(g, env))
-    return lambda g, env: room_left(g, k(g, env), where(g, env))
+    return room_left
 
 
 @function("hidden_pieces")
-def build_hidden_pieces(c, args, pos):
+def build_hidden_pieces(c, pos):
     """[owner, place, n] for every face-down piece on the places the acting player cannot see."""
-    k, where = args
-
-    def hidden(g, env):
-        kd, places, me = k(g, env), _where_list(where(g, env)), env["player"]
+    def hidden(g, env, kd, where):
+        places, me = _where_list(where), env["player"]
         out = []
         for w in places:
             for owner in range(g.s.players):

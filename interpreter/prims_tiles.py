@@ -141,22 +141,16 @@ def build_build_on(c, st, scope):
 
 
 @function("road_at")
-def build_road_at(c, args, pos):
-    (i,) = args
-
-    def road_at(g, env):
-        k = i(g, env)
+def build_road_at(c, pos):
+    def road_at(g, env, k):
         road = g.s.road
         return road[k] if type(k) is int and 0 < k < len(road) else None
     return road_at
 
 
 @function("slot_of")
-def build_slot_of(c, args, pos):
-    (t,) = args
-
-    def slot_of(g, env):
-        x = t(g, env)
+def build_slot_of(c, pos):
+    def slot_of(g, env, x):
         road = g.s.road
         return road.index(x) if x is not None and x in road else 0
     return slot_of

@@ -130,26 +130,21 @@ def build_set_order(c, st, scope):
 
 # ------------------------------------------------------------------ list functions
 @function("rank_by")
-def build_rank_by(c, args, pos):
+def build_rank_by(c, pos):
     """Rows ``[item, key1, key2, ...]`` -> items, best first: keys compared in order, larger wins."""
-    (rows,) = args
-
-    def rank_by(g, env):
-        rs = rows(g, env)
+    def rank_by(g, env, rows):
         try:
-            return [r[0] for r in sorted(rs, key=lambda r: r[1:], reverse=True)]
+            return [r[0] for r in sorted(rows, key=lambda r: r[1:], reverse=True)]
         except TypeError:
             raise RuleRuntimeError("rank_by needs rows [item, number, ...]", pos)
     return rank_by
 
 
 @function("distinct")
-def build_distinct(c, args, pos):
-    (xs,) = args
-
-    def distinct(g, env):
+def build_distinct(c, pos):
+    def distinct(g, env, xs):
         out = []
-        for x in xs(g, env):
+        for x in xs:
             if x not in out:
                 out.append(x)
         return out
@@ -157,54 +152,46 @@ def build_distinct(c, args, pos):
 
 
 @function("tagged")
-def build_tagged(c, args, pos):
-    (tag,) = args
+def build_tagged(c, pos):
     by_tag: dict = {}
     for name, d in c.p.spaces.items():      # spaces never change during a game: index them once
         for t in d["tags"]:
             by_tag.setdefault(t, []).append(name)
 
-    def tagged(g, env):
-        return by_tag.get(tag(g, env), [])
+    def tagged(g, env, tag):
+        return by_tag.get(tag, [])
     return tagged
 
 
 @function("has_tag")
-def build_has_tag(c, args, pos):
-    x, tag = args
+def build_has_tag(c, pos):
     spaces = c.p.spaces
 
-    def has_tag(g, env):
-        d = spaces.get(x(g, env))
-        return d is not None and tag(g, env) in d["tags"]
+    def has_tag(g, env, x, tag):
+        d = spaces.get(x)
+        return d is not None and tag in d["tags"]
     return has_tag
 
 
 @function("players")
-def build_players(c, args, pos):
+def build_players(c, pos):
     """Every seat, neutral players (played by the rules) included."""
     return lambda g, env: list(range(g.s.players))
 
 
 @function("is_neutral")
-def build_is_neutral(c, args, pos):
-    (p,) = args
-
-    def is_neutral(g, env):
-        who = p(g, env)
-        return who is not None and who >= g.s.humans
-    return is_neutral
+def build_is_neutral(c, pos):
+    return lambda g, env, who: who is not None and who >= g.s.humans
 
 
 @function("combinations")
-def build_combinations(c, args, pos):
+def build_combinations(c, pos):
     """The different ways to pick n items of a list (a multiset), each sorted: [1, 3, 3] -> [1, 3], [3, 3]."""
-    xs, n = args
     from itertools import combinations
 
-    def combos(g, env):
+    def combos(g, env, xs, n):
         out = []
-        for combo in combinations(sorted(xs(g, env)), n(g, env)):
+        for combo in combinations(sorted(xs), n):
             item = list(combo)
             if item not in out:
                 out.append(item)

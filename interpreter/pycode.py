@@ -1,0 +1,86 @@
+"""Python functions from syntax trees the expression compiler built, checked to be closed.
+
+The expression compiler (interpreter/expressions.py) turns each IR expression into one
+Python function: the tree is made of ``ast`` nodes by the compiler itself, then compiled
+to a code object.  No text from a rule file is ever parsed as Python, and nothing is
+``eval``-ed or ``exec``-ed: the functions are made from the code objects directly.
+
+Before compiling, ``check_closed`` walks the whole tree and refuses anything outside a
+small closed language, so that whatever a rule file says, the code can only:
+
+- use the node types of ``_NODES`` (no imports, no statements but ``def``, ``=`` and
+  ``return``, no ``global``, no ``del``, no ``with``/``try``/loops as statements);
+- name ``g``, ``env``, the builtins of ``BUILTINS``, and names the compiler made
+  (``_`` + letters + a number): a rule's own names are only ever string constants;
+- read the attributes of ``ATTRIBUTES`` (the state's tables, ``dict.get``), never
+  ``__class__`` and the like;
+- hold constants that are ints, strings, booleans or None; every other value (a table,
+  a helper, a position) is an object in the function's own namespace.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import types
+
+BUILTINS = {"len": len, "sum": sum, "max": max, "min": min, "abs": abs, "list": list, "range": range}
+
+ATTRIBUTES = frozenset({"s", "counters", "orders", "zones", "round", "humans", "occ", "get", "open_spaces"})
+
+_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
+    ast.Name, ast.Load, ast.Store, ast.Constant, ast.List, ast.Dict,
+    ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.BoolOp, ast.And, ast.Or,
+    ast.UnaryOp, ast.Not, ast.USub, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
+    ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.IfExp, ast.ListComp, ast.comprehension,
+    ast.Subscript, ast.Attribute, ast.Call, ast.keyword, ast.NamedExpr, ast.Lambda,
+)
+
+_GENERATED = re.compile(r"_[a-z]+[0-9]+\Z")
+_CONSTANT_TYPES = (int, str, bool, type(None))
+
+
+class UnsafeCode(Exception):
+    """The compiler built a tree outside the closed language: a bug in the compiler, never the rules'."""
+
+
+def _name_ok(name: str) -> bool:
+    return name in ("g", "env") or name in BUILTINS or _GENERATED.match(name) is not None
+
+
+def check_closed(tree: ast.AST) -> None:
+    """Raise ``UnsafeCode`` unless every node of the tree is in the closed language."""
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise UnsafeCode("node %s" % type(node).__name__)
+        if isinstance(node, ast.Name) and not _name_ok(node.id):
+            raise UnsafeCode("name %r" % node.id)
+        if isinstance(node, ast.arg) and not _name_ok(node.arg):
+            raise UnsafeCode("argument %r" % node.arg)
+        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns or not _GENERATED.match(node.name)):
+            raise UnsafeCode("function %r" % node.name)
+        if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
+            raise UnsafeCode("attribute %r" % node.attr)
+        if isinstance(node, ast.Constant) and type(node.value) not in _CONSTANT_TYPES:
+            raise UnsafeCode("constant of type %s" % type(node.value).__name__)
+        if isinstance(node, ast.keyword) and node.arg != "default":
+            raise UnsafeCode("keyword %r" % node.arg)
+        if isinstance(node, ast.arguments) and (node.vararg or node.kwarg or node.kwonlyargs or node.defaults):
+            raise UnsafeCode("arguments other than plain positional ones")
+
+
+def make_functions(defs: list, namespace: dict, where: str) -> dict:
+    """Compile the ``def``s (checked first) into functions sharing ``namespace`` as globals.
+
+    Returns name -> function; each is also put in ``namespace``, so the functions may call
+    one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's."""
+    module = ast.Module(body=defs, type_ignores=[])
+    ast.fix_missing_locations(module)
+    check_closed(module)
+    code = compile(module, where, "exec", dont_inherit=True)
+    namespace["__builtins__"] = BUILTINS
+    made = {}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            made[const.co_name] = namespace[const.co_name] = types.FunctionType(const, namespace, const.co_name)
+    return made
