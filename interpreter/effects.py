@@ -117,8 +117,9 @@ class EffectCompiler:
             paid_with: set = set()
             requires = self._requirement(o["body"], inner, paid_with)
             requires_fixed = requires is not None and not (paid_with & earlier)
+            bindings = self.ex.compile_bindings(o["name"], o["params"], scope) if o["params"] else None
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
-                                    when_fixed, requires_fixed))
+                                    when_fixed, requires_fixed, bindings))
         return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])
 
     def _requirement(self, body, scope, names: set):

@@ -592,7 +592,7 @@ class Game:
                 if n - cut:
                     fixed[what] = fixed.get(what, 0) + n - cut
             else:
-                options = self.prog.let_value(what)(self, {})
+                options = self.prog.let_value(what)(self, {"player": None})
                 choices.append((n, options))
         results = [("", fixed)]
         for n, options in choices:

@@ -82,9 +82,9 @@ def _index_into(obj, key, pos):
         raise RuleRuntimeError("no entry %r in %s" % (key, _short(obj)), pos)
 
 
-def _held(g, env, what, pos):
+def _held(g, player, what, pos):
     try:
-        return g.s.counters[what][env["player"]]
+        return g.s.counters[what][player]
     except (KeyError, TypeError):
         raise RuleRuntimeError("%r is not a resource" % (what,), pos)
 
@@ -223,12 +223,60 @@ class _Unit:
 
 
 class _Ctx:
-    """What names mean where an expression is: ``scope`` is read from ``env``, ``local``
-    maps a comprehension's variable to its Python local."""
-    __slots__ = ("scope", "local")
+    """What names mean where an expression is.
 
-    def __init__(self, scope, local):
-        self.scope, self.local = scope, local
+    ``scope``: the rule names read from ``env``; ``local``: rule names whose value is a syntax
+    tree (a comprehension's variable, an inlined let's argument); ``player``: the acting player's
+    syntax tree when it is not ``env['player']`` (inside ``X of P``); ``visible``: every Python
+    local in reach, which a comprehension's own function receives as parameters."""
+    __slots__ = ("scope", "local", "player", "visible")
+
+    def __init__(self, scope, local, player=None, visible=()):
+        self.scope, self.local, self.player, self.visible = scope, local, player, visible
+
+    def but(self, **changes):
+        fields = {k: getattr(self, k) for k in self.__slots__}
+        fields.update(changes)
+        return _Ctx(**fields)
+
+    def acting(self):
+        """The acting player, for a primitive or a player's counter."""
+        return self.player if self.player is not None else _player()
+
+    def let_scope(self):
+        """The scope a let's function receives: the acting player, nothing else of the caller's."""
+        who = self.player if self.player is not None else _call(_attr(_name(_ENV), "get"), _const("player"))
+        return _dict([("player", who)])
+
+
+def _is_simple(tree) -> bool:
+    """A tree that is cheap and pure to evaluate again (a local, a constant, ``env[k]``)."""
+    return type(tree) in (ast.Name, ast.Constant) or (
+        type(tree) is ast.Subscript and type(tree.value) is ast.Name and type(tree.slice) is ast.Constant)
+
+
+def _lambda(params, body):
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in params], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+    return ast.Lambda(args=args, body=body)
+
+
+# A let whose body is at most this many IR nodes is written out where it is called, when
+# its arguments are simple (a local, a constant, a scope name), at most this many lets deep.
+_INLINE_SIZE = 60
+_INLINE_DEPTH = 3
+
+
+def _size(e) -> int:
+    n, stack = 0, [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            n += "e" in x
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return n
 
 
 class ExprCompiler:
@@ -236,6 +284,7 @@ class ExprCompiler:
 
     def __init__(self, program):
         self.p = program
+        self._inlining: list = []          # the lets being written out, innermost last
 
     def compile(self, e, scope: frozenset):
         """A function ``f(g, env)`` computing the expression; ``scope`` is what ``env`` binds."""
@@ -246,6 +295,41 @@ class ExprCompiler:
         name = u.fresh("f")
         u.define(name, [_G, _ENV], [ast.Return(value=tree)])
         pos = e.get("pos") or [0, 0]
+        return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+
+    def compile_bindings(self, option: str, params: list, scope: frozenset):
+        """A function ``f(g, env)`` listing an option's ``(id, bindings)`` for every combination
+        of its parameters' values that their ``where``s allow, the first parameter outermost.
+
+        A parameter's list that names no earlier parameter is computed once, before the others."""
+        from .effects import names_in
+        from .nodes import _fmt
+
+        u = _Unit()
+        ctx = _Ctx(scope, {})
+        setup, gens, names, locals_ = [], [], [], []
+        for k, prm in enumerate(params):
+            values = self.x(prm["in"], ctx, u)
+            if k > 0 and not (names_in(prm["in"]) & set(names)):
+                kept = u.fresh("i")
+                setup.append(ast.Assign(targets=[ast.Name(id=kept, ctx=ast.Store())], value=values))
+                values = _name(kept)
+            local = u.fresh("l")
+            ctx = ctx.but(local={**ctx.local, prm["name"]: _name(local)}, visible=ctx.visible + (local,))
+            ifs = [self.x(prm["where"], ctx, u)] if prm["where"] is not None else []
+            gens.append(ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=values, ifs=ifs, is_async=0))
+            names.append(prm["name"])
+            locals_.append(_name(local))
+        # The id `name:v1:v2`, a symbol written as it is (the usual value), anything else by _fmt.
+        oid = _const(option)
+        for v in locals_:
+            text = ast.IfExp(test=ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(str)]),
+                             body=v, orelse=_call(u.ref(_fmt), v))
+            oid = ast.BinOp(left=ast.BinOp(left=oid, op=ast.Add(), right=_const(":")), op=ast.Add(), right=text)
+        entry = ast.List(elts=[oid, _dict(list(zip(names, locals_)))], ctx=ast.Load())
+        name = u.fresh("f")
+        u.define(name, [_G, _ENV], setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))])
+        pos = params[0]["in"].get("pos") or [0, 0]
         return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
 
     def x(self, e, ctx, u):
@@ -275,14 +359,16 @@ class ExprCompiler:
     def c_name(self, e, ctx, u):
         name = e["id"]
         if name in ctx.local:
-            return _name(ctx.local[name])
+            return ctx.local[name]
+        if name == "player" and ctx.player is not None:
+            return ctx.player
         if name in ctx.scope:
             # A missing binding raises KeyError, which the engine reports at the running statement.
             return _item(_name(_ENV), _const(name))
         p = self.p
         if name in p.counters and name not in p.resources:
             if p.counters[name]["scope"] == "player":
-                return _item(_item(_state("counters"), _const(name)), _player())
+                return _item(_item(_state("counters"), _const(name)), ctx.acting())
             return _item(_state("counters"), _const(name))
         if name in p.orders:
             # Lists from the state are read, never changed, by expressions; a `let`
@@ -290,12 +376,13 @@ class ExprCompiler:
             return _item(_state("orders"), _const(name))
         if name in p.zones:
             if p.zones[name]["scope"] == "player":
-                return _item(_item(_state("zones"), _const(name)), _player())
+                return _item(_item(_state("zones"), _const(name)), ctx.acting())
             return _item(_state("zones"), _const(name))
         if name in p.lets:
             if p.lets[name]["params"]:
                 raise RuleRuntimeError("'%s' needs arguments" % name, e["pos"])
-            return _call(u.ref(p.let_value(name)), _name(_G), _name(_ENV))
+            scope = _name(_ENV) if ctx.player is None else ctx.let_scope()
+            return _call(u.ref(p.let_value(name)), _name(_G), scope)
         if name in p.enums:
             return ast.List(elts=[_const(v) for v in p.enums[name]], ctx=ast.Load())
         if name in p.tables:
@@ -346,7 +433,7 @@ class ExprCompiler:
         if var in _CONTEXT:
             return self._comp_in_scope(e, ctx, u)
         local = u.fresh("l")
-        inner = _Ctx(ctx.scope, {**ctx.local, var: local})
+        inner = ctx.but(local={**ctx.local, var: _name(local)}, visible=ctx.visible + (local,))
         hoister = _Hoister(var, u)
         item = hoister.rewrite(e["item"], top=True)
         cond = hoister.rewrite(e["cond"]) if e["cond"] is not None else None
@@ -356,7 +443,7 @@ class ExprCompiler:
         # comprehension (nothing runs that would not have): the comprehension gets a
         # function of its own whose locals keep them.
         fn = u.fresh("c")
-        outer = list(ctx.local.values())
+        outer = list(ctx.visible)
         body = [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in hoister.names]
         body.append(ast.Return(value=self._listcomp(e, item, cond, local, ctx, inner, u)))
         u.define(fn, [_G, _ENV] + outer, body)
@@ -371,7 +458,8 @@ class ExprCompiler:
         """A comprehension over a context name (`[... for player in ...]`): each value goes in
         the scope, where the rules' primitives read it."""
         var = e["var"]
-        inner = _Ctx(ctx.scope | {var}, {k: v for k, v in ctx.local.items() if k != var})
+        inner = ctx.but(scope=ctx.scope | {var}, local={k: v for k, v in ctx.local.items() if k != var},
+                        player=None if var == "player" else ctx.player)
         values = _call(u.ref(_bind), _name(_ENV), _const(var), self.x(e["iter"], ctx, u))
         gen = ast.comprehension(target=ast.Name(id=_ENV, ctx=ast.Store()), iter=values,
                                 ifs=[self.x(e["cond"], inner, u)] if e["cond"] is not None else [], is_async=0)
@@ -409,11 +497,13 @@ class ExprCompiler:
             c = self.p.counters.get(base["id"])
             if c is not None and c["scope"] == "player":
                 return _item(_item(_state("counters"), _const(base["id"])), who)   # `order_card of q`
-        # Anything else is evaluated in a scope whose acting player is the other one.
-        other = _dict([(None, _name(_ENV)), ("player", who)])
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=_ENV)], vararg=None, kwonlyargs=[],
-                             kw_defaults=[], kwarg=None, defaults=[])
-        return _call(ast.Lambda(args=args, body=self.x(base, ctx, u)), other)
+        # Anything else is evaluated with the other player acting: a local, a constant or a
+        # scope name is put in its place, anything else is computed once, as a lambda's parameter.
+        if _is_simple(who):
+            return self.x(base, ctx.but(player=who), u)
+        param = u.fresh("p")
+        inner = ctx.but(player=_name(param), visible=ctx.visible + (param,))
+        return _call(_lambda([param], self.x(base, inner, u)), who)
 
     # ------------------------------------------------------------ calls
     def c_call(self, e, ctx, u):
@@ -423,59 +513,79 @@ class ExprCompiler:
         pos = e["pos"]
         if fn in p.lets:
             params = p.lets[fn]["params"] or []
+            if self._inlinable(fn, args):
+                return self._inline(fn, params, args, ctx, u)
             # A let sees the acting player and its arguments, nothing else of the caller's scope.
-            scope = _dict([("player", _call(_attr(_name(_ENV), "get"), _const("player")))] + list(zip(params, args)))
+            scope = ctx.let_scope()
+            scope.keys += [_const(n) for n in params]
+            scope.values += args
             return _call(u.ref(p.let_function(fn)), _name(_G), scope)
         impl = getattr(self, "f_" + fn, None)
         if impl is not None:
-            return impl(args, pos, u)
+            return impl(args, pos, u, ctx)
         builder = FUNCTION_BUILDERS.get(fn)
         if builder is None:
             raise RuleRuntimeError("unknown function '%s'" % fn, pos)
-        return _call(u.ref(builder(self, pos)), _name(_G), _name(_ENV), *args)
+        return _call(u.ref(builder(self, pos)), _name(_G), ctx.acting(), *args)
 
-    def f_count(self, args, pos, u):
+    def _inlinable(self, name, args) -> bool:
+        d = self.p.lets[name]
+        return (bool(d["params"]) and all(map(_is_simple, args)) and name not in self._inlining and len(self._inlining) < _INLINE_DEPTH
+                and _size(d["value"]) <= _INLINE_SIZE and not self.p.let_is_static(name))
+
+    def _inline(self, name, params, args, ctx, u):
+        """The let's body where it is called, each parameter replaced by its (simple) argument:
+        it sees the acting player and its arguments, nothing else of the caller's scope."""
+        inner = _Ctx(frozenset({"player"}) if ctx.player is None else frozenset(), dict(zip(params, args)),
+                     ctx.player, ctx.visible)
+        self._inlining.append(name)
+        try:
+            return self.x(self.p.lets[name]["value"], inner, u)
+        finally:
+            self._inlining.pop()
+
+    def f_count(self, args, pos, u, ctx):
         return _call(_name("len"), *args)
 
-    def f_sum(self, args, pos, u):
+    def f_sum(self, args, pos, u, ctx):
         return _call(_name("sum"), *args)
 
-    def f_max(self, args, pos, u):
+    def f_max(self, args, pos, u, ctx):
         return ast.Call(func=_name("max"), args=args, keywords=[ast.keyword(arg="default", value=_const(0))])
 
-    def f_min(self, args, pos, u):
+    def f_min(self, args, pos, u, ctx):
         return ast.Call(func=_name("min"), args=args, keywords=[ast.keyword(arg="default", value=_const(0))])
 
-    def f_abs(self, args, pos, u):
+    def f_abs(self, args, pos, u, ctx):
         return _call(_name("abs"), *args)
 
-    def f_held(self, args, pos, u):
-        return _call(u.ref(_held), _name(_G), _name(_ENV), *args, u.value(pos))
+    def f_held(self, args, pos, u, ctx):
+        return _call(u.ref(_held), _name(_G), ctx.acting(), *args, u.value(pos))
 
-    def f_first(self, args, pos, u):
+    def f_first(self, args, pos, u, ctx):
         (xs,) = args             # `(xs or [None])[0]`: the first item, None for an empty list
         return _item(ast.BoolOp(op=ast.Or(), values=[xs, ast.List(elts=[_const(None)], ctx=ast.Load())]), _const(0))
 
-    def f_index(self, args, pos, u):
+    def f_index(self, args, pos, u, ctx):
         return _call(u.ref(_index_of), *args)
 
-    def f_position(self, args, pos, u):
+    def f_position(self, args, pos, u, ctx):
         return _call(u.ref(_position), *args)
 
-    def f_occupants(self, args, pos, u):
+    def f_occupants(self, args, pos, u, ctx):
         found = _call(_attr(_state("occ"), "get"), *args)
         return ast.BoolOp(op=ast.Or(), values=[found, ast.List(elts=[], ctx=ast.Load())])
 
-    def f_open_spaces(self, args, pos, u):
-        return _call(_attr(_name(_G), "open_spaces"), _player())
+    def f_open_spaces(self, args, pos, u, ctx):
+        return _call(_attr(_name(_G), "open_spaces"), ctx.acting())
 
-    def f_road_tiles(self, args, pos, u):
+    def f_road_tiles(self, args, pos, u, ctx):
         return _call(u.ref(_road_tiles), _name(_G))
 
-    def f_owned_tiles(self, args, pos, u):
+    def f_owned_tiles(self, args, pos, u, ctx):
         return _call(u.ref(_owned_tiles), _name(_G), *args)
 
-    def f_multisets(self, args, pos, u):
+    def f_multisets(self, args, pos, u, ctx):
         return _call(u.ref(_Multisets()), *args)
 
 

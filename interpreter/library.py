@@ -7,11 +7,11 @@ registers its builders here, so new primitives do not grow one file forever:
     def build_draw(compiler, st, scope) -> int: ...      # returns a node id
 
     @function("majority")
-    def build_majority(compiler, pos): ...                # returns f(g, env, *argument values)
+    def build_majority(compiler, pos): ...                # returns f(g, player, *argument values)
 
 A function's arguments are computed by the expression that calls it (one Python
-function per expression, interpreter/expressions.py); ``env`` is the caller's
-scope, for the acting player and the other context names.
+function per expression, interpreter/expressions.py); ``player`` is the acting
+player (the other one inside ``X of P``).
 
 Every name must also have a Signature in dsl/primitives.py (the checker's
 half of the contract); tests/test_primitives.py checks the two agree.

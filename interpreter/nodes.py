@@ -210,12 +210,15 @@ class Break(Node):
 
 
 class Option:
-    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed", "requires_fixed")
+    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed", "requires_fixed", "bindings")
 
-    def __init__(self, name, params, when, requires, body, pos, when_fixed=False, requires_fixed=False):
+    def __init__(self, name, params, when, requires, body, pos, when_fixed=False, requires_fixed=False,
+                 bindings=None):
         self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
         # `when` or the payments name none of the parameters: tested once, not per binding.
         self.when_fixed, self.requires_fixed = when_fixed, requires_fixed
+        # f(g, env) -> [[id, {parameter: value}], ...] allowed by the parameters' `where`s.
+        self.bindings = bindings
 
 
 class Choose(Node):
@@ -238,38 +241,27 @@ class Choose(Node):
                 if not requires(g, env):
                     continue
                 requires = None
-            params = opt.params
-            if not params:
+            if opt.bindings is None:
                 if (when is None or when(g, env)) and (requires is None or requires(g, env)):
                     ids.append(opt.name)
                     out.append([opt.name, {}, i])
                 continue
-            if len(params) == 1 and params[0][2] is None:
-                # One parameter and no `where`: the common case, without the general machinery.
-                name = params[0][0]
-                prefix = opt.name + ":"
-                local = dict(env) if when is not None or requires is not None else None
-                for v in params[0][1](g, env):
-                    if local is not None:      # one scope for every value: expressions never keep it
-                        local[name] = v
-                        if when is not None and not when(g, local):
-                            continue
-                        if requires is not None and not requires(g, local):
-                            continue
-                    oid = prefix + (v if type(v) is str else _fmt(v))
-                    ids.append(oid)
-                    out.append([oid, {name: v}, i])
+            entries = opt.bindings(g, env)
+            if when is None and requires is None:
+                for entry in entries:
+                    ids.append(entry[0])
+                    entry.append(i)
+                out += entries
                 continue
-            for b in _bindings(g, env, params):
-                if when is not None or requires is not None:
-                    local = {**env, **b}
-                    if when is not None and not when(g, local):
-                        continue
-                    if requires is not None and not requires(g, local):
-                        continue
-                oid = option_id(opt.name, list(b.values()))
-                ids.append(oid)
-                out.append([oid, b, i])
+            for entry in entries:
+                local = {**env, **entry[1]}
+                if when is not None and not when(g, local):
+                    continue
+                if requires is not None and not requires(g, local):
+                    continue
+                ids.append(entry[0])
+                entry.append(i)
+                out.append(entry)
         return ids, out
 
     def run(self, g, frame):
@@ -293,26 +285,6 @@ class Choose(Node):
         oid, b, i = entry
         env = frame[2]
         g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
-
-
-def _bindings(g, env, params):
-    """Every assignment of the option's parameters, each drawn from its list and filtered by `where`."""
-    out = [{}]
-    for name, it, where, independent in params:
-        nxt = []
-        shared = list(it(g, env)) if independent else None   # the list does not depend on earlier parameters
-        for b in out:
-            local = {**env, **b}
-            for v in (shared if independent else it(g, local)):
-                if where is not None:
-                    local[name] = v
-                    if not where(g, local):
-                        continue
-                nb = dict(b)
-                nb[name] = v
-                nxt.append(nb)
-        out = nxt
-    return out
 
 
 class Activate(Node):

@@ -121,7 +121,14 @@ def build_show_piece(c, st, scope):
 
 
 def _hidden_at(g, kind, owner, at):
-    return [p for p in g.s.pieces if p[KIND] == kind and p[OWNER] == owner and p[WHERE] == at and not p[UP]]
+    """The face-down pieces of ``owner`` at ``at``, in the order of the state's pieces."""
+    here = _index(g).get((kind, at, owner))
+    if not here:
+        return []
+    if len(here) > 1:
+        down = {id(p) for p in here if not p[UP]}
+        return [p for p in g.s.pieces if id(p) in down]
+    return [p for p in here if not p[UP]]
 
 
 @effect("set_piece_value")
@@ -144,25 +151,22 @@ def _value(piece):
 
 
 # ------------------------------------------------------------------ functions
-def _pieces_at(g, env, kd, where, mine):
-    """The pieces of kind ``kd`` on the places ``where`` (the acting player's only if ``mine``).
+def _pieces_at(g, player, kd, where, mine):
+    """The pieces of kind ``kd`` on the places ``where`` (``player``'s only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
     index = _index(g)
     if type(where) is list:
         found = []
         for w in (set(where) if len(where) > 1 else where):
-            found += index.get((kd, w), ())
-    else:
-        found = index.get((kd, where), ())
-    if mine:
-        p = env["player"]
-        return [x for x in found if x[OWNER] == p]
-    return found
+            found += index.get((kd, w, player) if mine else (kd, w), ())
+        return found
+    return index.get((kd, where, player) if mine else (kd, where), ())
 
 
 class PieceIndex:
-    """The pieces by (kind, place), in no particular order, for the rules that count them.
+    """The pieces by (kind, place) and by (kind, place, owner), in no particular order, for the
+    rules that count them.
 
     Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
     outlives the engine run that built it while ``still_valid`` finds the pieces where it left
@@ -173,20 +177,18 @@ class PieceIndex:
     def __init__(self, pieces: list):
         at: dict = {}
         for x in pieces:
-            key = (x[KIND], x[WHERE])
-            found = at.get(key)
-            if found is None:
-                at[key] = [x]
-            else:
-                found.append(x)
+            at.setdefault((x[KIND], x[WHERE]), []).append(x)
+            at.setdefault((x[KIND], x[WHERE], x[OWNER]), []).append(x)
         self.at = at
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
 
     def moved(self, i: int, piece: list, src) -> None:
         """Piece number ``i`` of the state has gone from ``src`` to where it is now."""
-        kind, dst = piece[KIND], piece[WHERE]
-        self.at[(kind, src)].remove(piece)
-        self.at.setdefault((kind, dst), []).append(piece)
+        kind, dst, owner, at = piece[KIND], piece[WHERE], piece[OWNER], self.at
+        at[(kind, src)].remove(piece)
+        at[(kind, src, owner)].remove(piece)
+        at.setdefault((kind, dst), []).append(piece)
+        at.setdefault((kind, dst, owner), []).append(piece)
         self.places[i] = dst
 
     def still_valid(self, pieces: list) -> bool:
@@ -196,10 +198,12 @@ class PieceIndex:
 
 
 _place_of = itemgetter(WHERE)
+_value_printed = itemgetter(VALUE)
 
 
 def _index(g) -> dict:
-    """(kind, place) -> pieces, from the game's index (built now if there is none)."""
+    """(kind, place) and (kind, place, owner) -> pieces, from the game's index (built now if
+    there is none)."""
     ix = g.piece_index
     if ix is None:
         ix = g.piece_index = PieceIndex(g.s.pieces)
@@ -209,18 +213,18 @@ def _index(g) -> dict:
 def _over_pieces(name, mine, reduce, doc):
     """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there."""
     def build(c, pos):
-        return lambda g, env, kind, where: reduce(_pieces_at(g, env, kind, where, mine))
+        return lambda g, player, kind, where: reduce(_pieces_at(g, player, kind, where, mine))
     build.__doc__ = doc
     function(name)(build)
 
 
-_over_pieces("piece_values", True, lambda ps: sorted(x[VALUE] for x in ps),
+_over_pieces("piece_values", True, lambda ps: sorted(map(_value_printed, ps)),
              "The acting player's piece values at a place (or list of places), smallest first.")
-_over_pieces("strength", True, lambda ps: sum(_value(x) for x in ps),
+_over_pieces("strength", True, lambda ps: sum(map(_value, ps)),
              "Sum of the acting player's piece values at the places (face-down pieces count).")
 _over_pieces("piece_count", True, len, "How many pieces the acting player has at the places.")
 _over_pieces("all_pieces_count", False, len, "Every player's pieces of a kind at the places (a column's brokers).")
-_over_pieces("all_strength", False, lambda ps: sum(_value(x) for x in ps), "Every player's total at the places.")
+_over_pieces("all_strength", False, lambda ps: sum(map(_value, ps)), "Every player's total at the places.")
 _over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
              "The players with at least one piece of the kind at the places, in seat order.")
 
@@ -230,7 +234,7 @@ def build_room(c, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
     spaces = c.p.spaces
 
-    def room_left(g, env, kind, w) -> int:
+    def room_left(g, player, kind, w) -> int:
         d = spaces.get(w)
         if d is None:
             return 0
@@ -244,8 +248,8 @@ def build_room(c, pos):
 @function("hidden_pieces")
 def build_hidden_pieces(c, pos):
     """[owner, place, n] for every face-down piece on the places the acting player cannot see."""
-    def hidden(g, env, kd, where):
-        places, me = _where_list(where), env["player"]
+    def hidden(g, me, kd, where):
+        places = _where_list(where)
         out = []
         for w in places:
             for owner in range(g.s.players):

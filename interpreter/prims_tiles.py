@@ -142,7 +142,7 @@ def build_build_on(c, st, scope):
 
 @function("road_at")
 def build_road_at(c, pos):
-    def road_at(g, env, k):
+    def road_at(g, player, k):
         road = g.s.road
         return road[k] if type(k) is int and 0 < k < len(road) else None
     return road_at
@@ -150,7 +150,7 @@ def build_road_at(c, pos):
 
 @function("slot_of")
 def build_slot_of(c, pos):
-    def slot_of(g, env, x):
+    def slot_of(g, player, x):
         road = g.s.road
         return road.index(x) if x is not None and x in road else 0
     return slot_of

@@ -132,7 +132,7 @@ def build_set_order(c, st, scope):
 @function("rank_by")
 def build_rank_by(c, pos):
     """Rows ``[item, key1, key2, ...]`` -> items, best first: keys compared in order, larger wins."""
-    def rank_by(g, env, rows):
+    def rank_by(g, player, rows):
         try:
             return [r[0] for r in sorted(rows, key=lambda r: r[1:], reverse=True)]
         except TypeError:
@@ -142,7 +142,7 @@ def build_rank_by(c, pos):
 
 @function("distinct")
 def build_distinct(c, pos):
-    def distinct(g, env, xs):
+    def distinct(g, player, xs):
         out = []
         for x in xs:
             if x not in out:
@@ -158,7 +158,7 @@ def build_tagged(c, pos):
         for t in d["tags"]:
             by_tag.setdefault(t, []).append(name)
 
-    def tagged(g, env, tag):
+    def tagged(g, player, tag):
         return by_tag.get(tag, [])
     return tagged
 
@@ -167,7 +167,7 @@ def build_tagged(c, pos):
 def build_has_tag(c, pos):
     spaces = c.p.spaces
 
-    def has_tag(g, env, x, tag):
+    def has_tag(g, player, x, tag):
         d = spaces.get(x)
         return d is not None and tag in d["tags"]
     return has_tag
@@ -176,12 +176,12 @@ def build_has_tag(c, pos):
 @function("players")
 def build_players(c, pos):
     """Every seat, neutral players (played by the rules) included."""
-    return lambda g, env: list(range(g.s.players))
+    return lambda g, player: list(range(g.s.players))
 
 
 @function("is_neutral")
 def build_is_neutral(c, pos):
-    return lambda g, env, who: who is not None and who >= g.s.humans
+    return lambda g, player, who: who is not None and who >= g.s.humans
 
 
 @function("combinations")
@@ -189,7 +189,7 @@ def build_combinations(c, pos):
     """The different ways to pick n items of a list (a multiset), each sorted: [1, 3, 3] -> [1, 3], [3, 3]."""
     from itertools import combinations
 
-    def combos(g, env, xs, n):
+    def combos(g, player, xs, n):
         out = []
         for combo in combinations(sorted(xs), n):
             item = list(combo)

@@ -107,12 +107,17 @@ class Program:
         self._let_cache[name] = result
         return result
 
+    def let_is_static(self, name) -> bool:
+        """The let's value follows from the rules and its arguments alone (it is memoised)."""
+        d = self.lets[name]
+        return is_static(d["value"], self, frozenset(d["params"] or []))
+
     def let_function(self, name):
         if name not in self._let_funcs:
             d = self.lets[name]
             self._let_funcs[name] = lambda g, env: body(g, env)
             body = self.expr.compile(d["value"], frozenset(d["params"] or []) | {"player"})
-            if is_static(d["value"], self, frozenset(d["params"] or [])):
+            if self.let_is_static(name):
                 body = _memoised(body, d["params"] or [])
             self._let_funcs[name] = body
         return self._let_funcs[name]
