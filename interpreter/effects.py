@@ -255,15 +255,11 @@ class EffectCompiler:
 
     def _call_effect(self, st, scope):
         d = self.p.effects[st["name"]]
-        args = [self.ex.compile(a, scope) for a in st["args"]]
-        params = d["params"]
+        make_scope = self.ex.compile_scope(d["params"], st["args"], scope, keep=_kept)
         body = self.p.effect_nodes[st["name"]]
 
         def call(g, env):
-            local = {"player": env.get("player")}
-            for n, a in zip(params, args):
-                local[n] = _kept(a(g, env))
-            g.s.stack.append([body, 0, local, None])
+            g.s.stack.append([body, 0, make_scope(g, env), None])
         return self.p.add(N.Atom(call), st["pos"])
 
     def amounts(self, args, scope):

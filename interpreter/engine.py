@@ -166,12 +166,12 @@ class Game:
         s = self.s
         if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
             self.piece_index = None
-        nodes = self.prog.nodes
+        runs = self.prog.node_runs()
         stack = s.stack
         try:
             while stack and s.pending is None:
                 f = stack[-1]
-                nodes[f[0]].run(self, f)
+                runs[f[0]](self, f)
         except RuleRuntimeError as e:
             pos = e.pos or [1, 1]
             raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],

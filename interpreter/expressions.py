@@ -181,6 +181,7 @@ _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 _HELPER_OPS = {"//": _floordiv, "%": _mod}
 _CONSTANT_TYPES = (int, str, bool, type(None))
+_SCALAR_FUNCTIONS = frozenset({"count", "sum", "abs", "held", "index", "position"})
 
 # Names that are read from the scope, never a comprehension's own local.
 _CONTEXT = frozenset({"player", "target", "slot", "self", "worker"})
@@ -331,6 +332,43 @@ class ExprCompiler:
         u.define(name, [_G, _ENV], setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))])
         pos = params[0]["in"].get("pos") or [0, 0]
         return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+
+    def compile_scope(self, names: list, values: list, scope: frozenset, keep=None):
+        """A function ``f(g, env)`` making a called effect's scope: ``{"player": the acting
+        player, name: value, ...}``, each value passed through ``keep`` (a copy of what the
+        state may still change) unless it is a number or a symbol."""
+        u = _Unit()
+        ctx = _Ctx(scope, {})
+        pairs = [("player", _call(_attr(_name(_ENV), "get"), _const("player")))]
+        for n, e in zip(names, values):
+            tree = self.x(e, ctx, u)
+            if keep is not None and type(tree) is not ast.Constant and not self._scalar(e, scope):
+                tree = _call(u.ref(keep), tree)
+            pairs.append((n, tree))
+        name = u.fresh("f")
+        u.define(name, [_G, _ENV], [ast.Return(value=_dict(pairs))])
+        return make_functions(u.defs, u.ns, "<rules scope>")[name]
+
+    def _scalar(self, e, scope) -> bool:
+        """The expression's value is a number, a truth value or a symbol, never a list."""
+        k = e["e"]
+        if k in ("int", "str"):
+            return True
+        if k == "binop":
+            return e["op"] not in ("and", "or")
+        if k in ("not", "neg"):
+            return True
+        if k == "call":
+            return e["fn"] in _SCALAR_FUNCTIONS
+        if k == "name":
+            n, p = e["id"], self.p
+            if n in scope:
+                return False
+            if n in p.counters and n not in p.resources:
+                return p.counters[n]["by"] is None
+            return not (n in p.orders or n in p.zones or n in p.lets or n in p.enums or n in p.tables
+                        or n in CONSTANTS or n in _CONTEXT)
+        return False
 
     def x(self, e, ctx, u):
         """The syntax tree of an expression."""

@@ -56,18 +56,19 @@ def build_place_piece(c, st, scope):
         p, v, f, t = env["player"], value(g, env), src(g, env), dst(g, env)
         if owner is not None:
             p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
-        for i, piece in enumerate(g.s.pieces):
-            if piece[KIND] == kind and piece[OWNER] == p and piece[VALUE] == v and piece[WHERE] == f:
-                piece[WHERE] = t
-                if g.piece_index is not None:   # keep it: several moves a turn, queries in between
-                    g.piece_index.moved(i, piece, f)
-                fc = face(g, env)
-                if fc != "keep":
-                    piece[UP] = 1 if fc == "up" else 0
-                piece[SEEN] = 0 if fc != "keep" else piece[SEEN]
-                g.emit("piece_placed", p, t)
-                return
-        raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
+        # The first such piece in the state's order (pieces alike may differ in who has seen them).
+        ix = _piece_index(g)
+        found = [x for x in ix.at.get((kind, f, p), ()) if x[VALUE] == v]
+        if not found:
+            raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
+        piece = min(found, key=ix.number) if len(found) > 1 else found[0]
+        piece[WHERE] = t
+        ix.moved(piece, f)                  # kept: several moves a turn, queries in between
+        fc = face(g, env)
+        if fc != "keep":
+            piece[UP] = 1 if fc == "up" else 0
+        piece[SEEN] = 0 if fc != "keep" else piece[SEEN]
+        g.emit("piece_placed", p, t)
     return c.p.add(N.Atom(place_piece), st["pos"])
 
 
@@ -79,13 +80,13 @@ def build_gather_pieces(c, st, scope):
     only = _player_of(c, st, scope)
 
     def gather(g, env):
-        places = set(_where_list(src(g, env)))
         to = dst(g, env)
         who = only(g, env) if only is not None else None
-        g.piece_index = None
-        for piece in g.s.pieces:
-            if piece[KIND] == kind and piece[WHERE] in places and (who is None or piece[OWNER] == who):
+        ix = _piece_index(g)
+        for w in set(_where_list(src(g, env))):
+            for piece in list(ix.at.get((kind, w) if who is None else (kind, w, who), ())):
                 piece[WHERE] = to
+                ix.moved(piece, w)
                 piece[UP] = 0
                 piece[SEEN] = 0
                 if len(piece) > 6:
@@ -155,7 +156,8 @@ def _pieces_at(g, player, kd, where, mine):
     """The pieces of kind ``kd`` on the places ``where`` (``player``'s only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
-    index = _index(g)
+    ix = g.piece_index
+    index = ix.at if ix is not None else _index(g)
     if type(where) is list:
         found = []
         for w in (set(where) if len(where) > 1 else where):
@@ -172,7 +174,7 @@ class PieceIndex:
     outlives the engine run that built it while ``still_valid`` finds the pieces where it left
     them: the state was not edited from outside the engine (a test, a referee) since.
     """
-    __slots__ = ("at", "pieces", "objects", "places")
+    __slots__ = ("at", "pieces", "objects", "places", "numbers")
 
     def __init__(self, pieces: list):
         at: dict = {}
@@ -181,15 +183,20 @@ class PieceIndex:
             at.setdefault((x[KIND], x[WHERE], x[OWNER]), []).append(x)
         self.at = at
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
+        self.numbers = {id(x): i for i, x in enumerate(pieces)}
 
-    def moved(self, i: int, piece: list, src) -> None:
-        """Piece number ``i`` of the state has gone from ``src`` to where it is now."""
+    def number(self, piece: list) -> int:
+        """The piece's position in the state's list."""
+        return self.numbers[id(piece)]
+
+    def moved(self, piece: list, src) -> None:
+        """A piece of the state has gone from ``src`` to where it is now."""
         kind, dst, owner, at = piece[KIND], piece[WHERE], piece[OWNER], self.at
-        at[(kind, src)].remove(piece)
-        at[(kind, src, owner)].remove(piece)
+        _remove(at[(kind, src)], piece)
+        _remove(at[(kind, src, owner)], piece)
         at.setdefault((kind, dst), []).append(piece)
         at.setdefault((kind, dst, owner), []).append(piece)
-        self.places[i] = dst
+        self.places[self.numbers[id(piece)]] = dst
 
     def still_valid(self, pieces: list) -> bool:
         # The same list holding the same piece objects, each in the place the index has it.
@@ -201,13 +208,26 @@ _place_of = itemgetter(WHERE)
 _value_printed = itemgetter(VALUE)
 
 
-def _index(g) -> dict:
-    """(kind, place) and (kind, place, owner) -> pieces, from the game's index (built now if
-    there is none)."""
+def _remove(pieces: list, piece: list) -> None:
+    """Take this very piece out of a list (``list.remove`` would take the first equal one)."""
+    for i, x in enumerate(pieces):
+        if x is piece:
+            del pieces[i]
+            return
+
+
+def _piece_index(g) -> PieceIndex:
+    """The game's index of pieces (built now if there is none)."""
     ix = g.piece_index
     if ix is None:
         ix = g.piece_index = PieceIndex(g.s.pieces)
-    return ix.at
+    return ix
+
+
+def _index(g) -> dict:
+    """(kind, place) and (kind, place, owner) -> pieces, from the game's index."""
+    ix = g.piece_index
+    return ix.at if ix is not None else _piece_index(g).at
 
 
 def _over_pieces(name, mine, reduce, doc):
@@ -232,16 +252,16 @@ _over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
 @function("room")
 def build_room(c, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
-    spaces = c.p.spaces
+    slots_of = {name: d["slots"] for name, d in c.p.spaces.items()}
 
     def room_left(g, player, kind, w) -> int:
-        d = spaces.get(w)
-        if d is None:
+        slots = slots_of.get(w)
+        if slots is None:
             return 0
-        slots = d["slots"]
         if slots < 0:
             return 99
-        return slots - len(_index(g).get((kind, w), ()))
+        ix = g.piece_index
+        return slots - len((ix.at if ix is not None else _index(g)).get((kind, w), ()))
     return room_left
 
 

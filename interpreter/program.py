@@ -18,6 +18,7 @@ class Program:
     def __init__(self, rs: Ruleset):
         self.rs = rs
         self.nodes: list = []
+        self._runs = None
         self.game = rs.game()
         decls = rs.decls
         self.counters = {d["name"]: d for d in decls if d["kind"] == "counter"}
@@ -85,6 +86,13 @@ class Program:
         self.root_id = self.add(N.Root())
 
     # ------------------------------------------------------------ node table
+    def node_runs(self) -> list:
+        """Every node's ``run`` method by node id (the engine's loop calls them)."""
+        runs = self._runs
+        if runs is None or len(runs) != len(self.nodes):
+            runs = self._runs = [n.run for n in self.nodes]
+        return runs
+
     def reserve(self) -> int:
         self.nodes.append(None)
         return len(self.nodes) - 1
@@ -175,6 +183,19 @@ def _memoised(body, params):
     """A let of the rules' data alone: one value per argument list, for the program's life
     (computed on first use; callers get their own copy of a list)."""
     memo: dict = {}
+    if len(params) == 1:
+        (param,) = params
+
+        def memoised(g, env):           # the usual case, `areas(n)`: the argument is the key
+            key = env[param]
+            try:
+                value = memo[key]
+            except KeyError:
+                value = memo[key] = body(g, env)
+            except TypeError:           # an argument that is a list: not a key
+                return body(g, env)
+            return value[:] if type(value) is list else value
+        return memoised
 
     def memoised(g, env):
         try:
