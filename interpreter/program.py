@@ -183,23 +183,11 @@ def _memoised(body, params):
     """A let of the rules' data alone: one value per argument list, for the program's life
     (computed on first use; callers get their own copy of a list)."""
     memo: dict = {}
-    if len(params) == 1:
-        (param,) = params
-
-        def memoised(g, env):           # the usual case, `areas(n)`: the argument is the key
-            key = env[param]
-            try:
-                value = memo[key]
-            except KeyError:
-                value = memo[key] = body(g, env)
-            except TypeError:           # an argument that is a list: not a key
-                return body(g, env)
-            return value[:] if type(value) is list else value
-        return memoised
+    single = params[0] if len(params) == 1 else None     # `areas(n)`: the argument is the key
 
     def memoised(g, env):
         try:
-            key = tuple([env[n] for n in params])
+            key = env[single] if single is not None else tuple([env[n] for n in params])
             value = memo[key]
         except KeyError:
             value = memo[key] = body(g, env)
