@@ -23,6 +23,15 @@ def _kept(v):
     return v
 
 
+def block_entry(nodes, nid: int) -> int:
+    """Where running block ``nid`` starts: its only statement if it has one."""
+    node = nodes[nid]
+    while type(node) is N.Seq and len(node.children) == 1:
+        nid = node.children[0]
+        node = nodes[nid]
+    return nid
+
+
 def names_in(e) -> set:
     """Every name an IR expression mentions (a conservative free-variable set)."""
     out: set = set()
@@ -48,9 +57,12 @@ class EffectCompiler:
 
     # ------------------------------------------------------------ blocks
     def block(self, stmts, scope) -> int:
+        """The node id of a block; a block of one statement is that statement's node (one frame
+        and one dispatch fewer).  The block's own node stays in the table all the same, so the
+        nodes keep their numbers, which saved games refer to."""
         nid = self.p.reserve()
         self.compile_into(nid, stmts, scope)
-        return nid
+        return block_entry(self.p.nodes, nid)
 
     def compile_into(self, nid: int, stmts, scope) -> None:
         children = []
@@ -256,10 +268,12 @@ class EffectCompiler:
     def _call_effect(self, st, scope):
         d = self.p.effects[st["name"]]
         make_scope = self.ex.compile_scope(d["params"], st["args"], scope, keep=_kept)
-        body = self.p.effect_nodes[st["name"]]
+        # The effect's body may not be compiled yet (effects call each other): the program
+        # sets the node a call starts at once every body is compiled (Program.effect_entry).
+        entry = self.p.effect_entry(st["name"])
 
         def call(g, env):
-            g.s.stack.append([body, 0, make_scope(g, env), None])
+            g.s.stack.append([entry[0], 0, make_scope(g, env), None])
         return self.p.add(N.Atom(call), st["pos"])
 
     def amounts(self, args, scope):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dsl.loader import Ruleset
 
 from . import nodes as N
-from .effects import EffectCompiler
+from .effects import EffectCompiler, block_entry
 from .expressions import ExprCompiler, RuleRuntimeError, TableRef
 
 
@@ -52,6 +52,7 @@ class Program:
                                             "visible": r.get("visible", "public"), "pos": r["pos"]})
         # Effects first get an id, so that effects may call each other (and themselves).
         self.effect_nodes = {name: self.reserve() for name in self.effects}
+        self._effect_entries: dict = {}
         self.tables = {}
         for d in decls:
             if d["kind"] == "table":
@@ -84,6 +85,12 @@ class Program:
         self.max_rounds = self.game.get("max_rounds") or 100
         self.tiebreak = self.expr.compile(self.game["tiebreak"], base_scope) if self.game.get("tiebreak") else None
         self.root_id = self.add(N.Root())
+        for name, entry in self._effect_entries.items():
+            entry[0] = block_entry(self.nodes, self.effect_nodes[name])
+
+    def effect_entry(self, name: str) -> list:
+        """``[node id]`` where a call of effect ``name`` starts, set once every body is compiled."""
+        return self._effect_entries.setdefault(name, [self.effect_nodes[name]])
 
     # ------------------------------------------------------------ node table
     def node_runs(self) -> list:
