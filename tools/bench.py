@@ -103,8 +103,10 @@ def main(argv=None) -> int:
     if prof:
         prof.disable()
     stats.update(time_clones(samples))
+    from interpreter.accelerate import status
+
     stats.update(ruleset=rs.name, variant=rs.variant, load_s=load_s, compile_s=compile_s,
-                 profiled=bool(prof), python=sys.version.split()[0])
+                 profiled=bool(prof), python=sys.version.split()[0], engine=status())
 
     if args.json:
         print(json.dumps(stats, indent=1))
@@ -113,6 +115,8 @@ def main(argv=None) -> int:
             rs.name, "/" + rs.variant if rs.variant else "", args.players, args.games, args.seed,
             "  [under cProfile: slower]" if prof else ""))
         print("  load (parse+check)  %8.3f s   compile %.3f s" % (load_s, compile_s))
+        print("  engine              %s" % ("compiled (%d modules)" % len(stats["engine"]["compiled"])
+                                             if stats["engine"]["compiled"] else "pure Python"))
         print("  games/s             %8.1f   (%.1f per CPU second)" % (stats["games_per_s"], stats["games_per_cpu_s"]))
         print("  decisions/s         %8.0f   (%.0f per CPU second)"
               % (stats["decisions_per_s"], stats["decisions_per_cpu_s"]))

@@ -118,8 +118,10 @@ def main(argv=None) -> int:
     from interpreter.gamelog import load_rules
     from tools.sim.runner import SimSpec
 
+    from interpreter.accelerate import status
+
     result = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_before": _load(),
-              "players": args.players, "games": args.games, "rulesets": {}}
+              "engine": status(), "players": args.players, "games": args.games, "rulesets": {}}
     for name in args.rulesets:
         rs = load_rules(name)
         seats = Game.new(rs, players=args.players, seed=0).s.players  # neutral seats included
@@ -145,6 +147,8 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(result, indent=1))
     else:
+        compiled = result["engine"]["compiled"]
+        print("engine: %s" % ("compiled modules %s" % ", ".join(compiled) if compiled else "pure Python"))
         print("cpus %s; load average (1, 5, 15 min) before %s, after %s%s" % (
             result["cpus"], result["load_before"], result["load_after"],
             "  -- other processes were competing for the cores: wall and scaling figures are pessimistic"

@@ -1,0 +1,59 @@
+"""Optional compiled copies of the engine's hot modules (Cython), next to their sources.
+
+The engine is plain Python and runs without them; compiled, the same code plays about a
+quarter faster (docs/performance.md).  A build that cannot compile (no C compiler) still
+installs: every extension is optional, and PROVOST_NO_COMPILE=1 skips them.  Each build records the hash of the source it
+compiled, and interpreter/accelerate.py uses a compiled module only while its source is
+unchanged, so an edited module in a development checkout runs as edited.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The modules the engine spends its time in (expressions.py only builds code; not here).
+ENGINE_MODULES = ["engine", "nodes", "state", "program", "effects", "prims_pieces", "prims_zones", "prims_tiles"]
+RECORD = "_compiled.json"
+
+
+def _extensions():
+    if os.environ.get("PROVOST_NO_COMPILE"):
+        return []                   # e.g. installing an extra's dependencies on top of a build
+    try:
+        from Cython.Build import cythonize
+    except ImportError:             # no Cython: the pure-Python engine
+        return []
+    # annotation_typing off: annotations document, they must not turn into run-time checks.
+    exts = cythonize(["interpreter/%s.py" % m for m in ENGINE_MODULES], quiet=True,
+                     compiler_directives={"language_level": 3, "annotation_typing": False,
+                                          "binding": True})
+    for ext in exts:
+        ext.optional = True
+    return exts
+
+
+class BuildAndRecord(build_ext):
+    """build_ext that writes which sources the compiled modules were built from."""
+
+    def run(self):
+        super().run()
+        record = {}
+        out_dir = None
+        for ext in self.extensions:
+            target = self.get_ext_fullpath(ext.name)
+            if not os.path.exists(target):
+                continue            # an optional extension that failed to build
+            out_dir = os.path.dirname(target)
+            module = ext.name.rsplit(".", 1)[1]
+            with open(os.path.join("interpreter", module + ".py"), "rb") as f:
+                record[module] = hashlib.sha256(f.read()).hexdigest()
+        if out_dir is not None:
+            with open(os.path.join(out_dir, RECORD), "w") as f:
+                json.dump(record, f, indent=1, sort_keys=True)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildAndRecord})
