@@ -190,10 +190,16 @@ def build_combinations(c, pos):
     from itertools import combinations
 
     def combos(g, player, xs, n):
+        seen: set = set()
         out = []
         for combo in combinations(sorted(xs), n):
-            item = list(combo)
-            if item not in out:
-                out.append(item)
+            try:
+                if combo in seen:
+                    continue
+                seen.add(combo)
+            except TypeError:       # items that are lists: compare with the combinations kept
+                if list(combo) in out:
+                    continue
+            out.append(list(combo))
         return out
     return combos
