@@ -15,6 +15,7 @@ from .expressions import RuleRuntimeError
 from .library import effect, function
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN = range(6)
+assert WHERE == 3              # PieceIndex.still_valid writes it as a literal
 
 
 def visible_value(g, piece, viewer):
@@ -215,7 +216,7 @@ class PieceIndex:
             return False
         for i in range(n):
             x = pieces[i]
-            if x is not objects[i] or x[WHERE] is not places[i]:
+            if x is not objects[i] or x[3] is not places[i]:     # 3 is WHERE: a constant index compiles to C
                 return False
         return True
 
