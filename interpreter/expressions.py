@@ -217,10 +217,15 @@ class _Unit:
         return _const(v) if type(v) in _CONSTANT_TYPES else self.ref(v)
 
     def define(self, name, params, body_statements):
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
-                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-        self.defs.append(ast.FunctionDef(name=name, args=args, body=body_statements, decorator_list=[],
-                                         returns=None, type_comment=None))
+        self.defs.append(ast.FunctionDef(name=name, args=_arguments(params), body=body_statements,
+                                         decorator_list=[], returns=None, type_comment=None))
+
+    def function(self, body_statements, pos):
+        """The function ``f(g, env)`` running the statements, compiled with every ``define``d one."""
+        name = self.fresh("f")
+        self.define(name, [_G, _ENV], body_statements)
+        pos = pos or [0, 0]
+        return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
 
 
 class _Ctx:
@@ -244,10 +249,13 @@ class _Ctx:
         """The acting player, for a primitive or a player's counter."""
         return self.player if self.player is not None else _player()
 
+    def passed_player(self):
+        """The acting player as a called let or effect receives it (None where there is none)."""
+        return self.player if self.player is not None else _call(_attr(_name(_ENV), "get"), _const("player"))
+
     def let_scope(self):
         """The scope a let's function receives: the acting player, nothing else of the caller's."""
-        who = self.player if self.player is not None else _call(_attr(_name(_ENV), "get"), _const("player"))
-        return _dict([("player", who)])
+        return _dict([("player", self.passed_player())])
 
 
 def _is_simple(tree) -> bool:
@@ -256,10 +264,13 @@ def _is_simple(tree) -> bool:
         type(tree) is ast.Subscript and type(tree.value) is ast.Name and type(tree.slice) is ast.Constant)
 
 
-def _lambda(params, body):
-    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in params], vararg=None, kwonlyargs=[],
+def _arguments(params):
+    return ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in params], vararg=None, kwonlyargs=[],
                          kw_defaults=[], kwarg=None, defaults=[])
-    return ast.Lambda(args=args, body=body)
+
+
+def _lambda(params, body):
+    return ast.Lambda(args=_arguments(params), body=body)
 
 
 # A let whose body is at most this many IR nodes is written out where it is called, when
@@ -293,10 +304,7 @@ class ExprCompiler:
         tree = self.x(e, _Ctx(scope, {}), u)
         if type(tree) is ast.Constant:
             return _constant(tree.value)
-        name = u.fresh("f")
-        u.define(name, [_G, _ENV], [ast.Return(value=tree)])
-        pos = e.get("pos") or [0, 0]
-        return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+        return u.function([ast.Return(value=tree)], e.get("pos"))
 
     def compile_bindings(self, option: str, params: list, scope: frozenset):
         """A function ``f(g, env)`` listing an option's ``(id, bindings)`` for every combination
@@ -328,10 +336,8 @@ class ExprCompiler:
                              body=v, orelse=_call(u.ref(_fmt), v))
             oid = ast.BinOp(left=ast.BinOp(left=oid, op=ast.Add(), right=_const(":")), op=ast.Add(), right=text)
         entry = ast.List(elts=[oid, _dict(list(zip(names, locals_)))], ctx=ast.Load())
-        name = u.fresh("f")
-        u.define(name, [_G, _ENV], setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))])
-        pos = params[0]["in"].get("pos") or [0, 0]
-        return make_functions(u.defs, u.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+        return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
+                          params[0]["in"].get("pos"))
 
     def compile_scope(self, names: list, values: list, scope: frozenset, keep=None):
         """A function ``f(g, env)`` making a called effect's scope: ``{"player": the acting
@@ -339,15 +345,13 @@ class ExprCompiler:
         state may still change) unless it is a number or a symbol."""
         u = _Unit()
         ctx = _Ctx(scope, {})
-        pairs = [("player", _call(_attr(_name(_ENV), "get"), _const("player")))]
+        pairs = [("player", ctx.passed_player())]
         for n, e in zip(names, values):
             tree = self.x(e, ctx, u)
             if keep is not None and type(tree) is not ast.Constant and not self._scalar(e, scope):
                 tree = _call(u.ref(keep), tree)
             pairs.append((n, tree))
-        name = u.fresh("f")
-        u.define(name, [_G, _ENV], [ast.Return(value=_dict(pairs))])
-        return make_functions(u.defs, u.ns, "<rules scope>")[name]
+        return u.function([ast.Return(value=_dict(pairs))], values[0].get("pos") if values else None)
 
     def _scalar(self, e, scope) -> bool:
         """The expression's value is a number, a truth value or a symbol, never a list."""
