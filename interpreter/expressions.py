@@ -23,36 +23,8 @@ from dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-
-
-class RuleRuntimeError(Exception):
-    """An expression failed at run time (a bad index, a type clash); carries the rule's position."""
-
-    def __init__(self, message: str, pos=None):
-        super().__init__(message)
-        self.pos = pos
-
-
-class TableRef:
-    """A table, or a row of one, while an expression indexes into it."""
-    __slots__ = ("entries",)
-
-    def __init__(self, entries):
-        self.entries = entries   # list of (key, payload): key is a symbol or (from, to); payload node id or TableRef
-
-    def lookup(self, key, pos):
-        for k, payload in self.entries:
-            if type(k) is tuple:
-                if type(key) is int and key >= k[0] and (k[1] is None or key <= k[1]):
-                    return payload
-            elif k == key:
-                return payload
-        raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
-
-
-def _short(v, limit: int = 80) -> str:
-    text = repr(v)
-    return text if len(text) <= limit else text[:limit] + "..."
+from .runtime import (RuleRuntimeError, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
+                      mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
 def _constant(v):
@@ -61,79 +33,6 @@ def _constant(v):
         return v
     constant.value = v
     return constant
-
-
-# ------------------------------------------------------------------ run-time helpers
-# What an operator cannot say in one Python expression (a rule error with its position).
-def _floordiv(a, b):
-    return a // b if b else 0
-
-
-def _mod(a, b):
-    return a % b if b else 0
-
-
-def _index_into(obj, key, pos):
-    if type(obj) is TableRef:
-        return obj.lookup(key, pos)
-    try:
-        return obj[key]
-    except (KeyError, IndexError, TypeError):
-        raise RuleRuntimeError("no entry %r in %s" % (key, _short(obj)), pos)
-
-
-def _held(g, player, what, pos):
-    try:
-        return g.s.counters[what][player]
-    except (KeyError, TypeError):
-        raise RuleRuntimeError("%r is not a resource" % (what,), pos)
-
-
-def _context(env, name, pos):
-    try:
-        return env[name]
-    except KeyError:
-        raise RuleRuntimeError("'%s' is not defined here" % name, pos)
-
-
-def _index_of(xs, x):
-    return xs.index(x) if x in xs else -1
-
-
-def _position(xs, x):
-    return xs.index(x) + 1 if x in xs else 0
-
-
-def _road_tiles(g):
-    return [t for t in g.s.road if t is not None]
-
-
-def _owned_tiles(g, who):
-    tiles = g.s.tiles
-    return [t for t in g.s.road if t is not None and tiles[t][1] == who]
-
-
-def _bind(env, var, xs):
-    """The scopes of a comprehension over a context name (`player`...): each value in the scope."""
-    for v in xs:
-        local = dict(env)
-        local[var] = v
-        yield local
-
-
-class _Multisets:
-    """``multisets(xs, n)`` at one place in the rules, with its results kept by argument."""
-    __slots__ = ("cache",)
-
-    def __init__(self):
-        self.cache: dict = {}
-
-    def __call__(self, xs, n):
-        key = (tuple(xs), n)
-        r = self.cache.get(key)
-        if r is None:
-            r = self.cache[key] = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
-        return [c[:] for c in r]
 
 
 _UNSET = object()      # a loop-invariant part not computed yet
@@ -179,7 +78,7 @@ def _dict(pairs):
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
             "in": ast.In, "not in": ast.NotIn}
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
-_HELPER_OPS = {"//": _floordiv, "%": _mod}
+_HELPER_OPS = {"//": floordiv, "%": mod}
 _CONSTANT_TYPES = (int, str, bool, type(None))
 _SCALAR_FUNCTIONS = frozenset({"count", "sum", "abs", "held", "index", "position"})
 
@@ -436,7 +335,7 @@ class ExprCompiler:
         if name == "player_count":
             return _state("humans")
         if name in ("player", "target", "slot", "self"):
-            return _call(u.ref(_context), _name(_ENV), _const(name), u.value(e["pos"]))
+            return _call(u.ref(context_value), _name(_ENV), _const(name), u.value(e["pos"]))
         # Any other declared name is a symbol: a resource, a space, a building, an enum value.
         return _const(name)
 
@@ -502,7 +401,7 @@ class ExprCompiler:
         var = e["var"]
         inner = ctx.but(scope=ctx.scope | {var}, local={k: v for k, v in ctx.local.items() if k != var},
                         player=None if var == "player" else ctx.player)
-        values = _call(u.ref(_bind), _name(_ENV), _const(var), self.x(e["iter"], ctx, u))
+        values = _call(u.ref(each_in_scope), _name(_ENV), _const(var), self.x(e["iter"], ctx, u))
         gen = ast.comprehension(target=ast.Name(id=_ENV, ctx=ast.Store()), iter=values,
                                 ifs=[self.x(e["cond"], inner, u)] if e["cond"] is not None else [], is_async=0)
         return ast.ListComp(elt=self.x(e["item"], inner, u), generators=[gen])
@@ -525,7 +424,7 @@ class ExprCompiler:
                 # A counter indexed by an enum: the symbol's position is looked up in a dict.
                 slot = _item(u.ref(p.enum_index[c["by"]]), key)
                 return _item(self.c_name(base, ctx, u), slot)
-        return _call(u.ref(_index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
+        return _call(u.ref(index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
 
     def c_attr(self, e, ctx, u):
         return _call(u.ref(self.p.attribute), _name(_G), self.x(e["x"], ctx, u), _const(e["name"]),
@@ -602,17 +501,28 @@ class ExprCompiler:
         return _call(_name("abs"), *args)
 
     def f_held(self, args, pos, u, ctx):
-        return _call(u.ref(_held), _name(_G), ctx.acting(), *args, u.value(pos))
+        return _call(u.ref(held), _name(_G), ctx.acting(), *args, u.value(pos))
 
     def f_first(self, args, pos, u, ctx):
         (xs,) = args             # `(xs or [None])[0]`: the first item, None for an empty list
         return _item(ast.BoolOp(op=ast.Or(), values=[xs, ast.List(elts=[_const(None)], ctx=ast.Load())]), _const(0))
 
     def f_index(self, args, pos, u, ctx):
-        return _call(u.ref(_index_of), *args)
+        return self._place_in_list(args, u, index_of, 0, -1)
 
     def f_position(self, args, pos, u, ctx):
-        return _call(u.ref(_position), *args)
+        return self._place_in_list(args, u, position_of, 1, 0)
+
+    def _place_in_list(self, args, u, helper, first, missing):
+        """``index(xs, x)`` / ``position(xs, x)``; on a list of constants (an enum, a literal)
+        a lookup in a dict made now: ``{value: place}.get(x, missing)``."""
+        xs, x = args
+        if type(xs) is ast.List and all(type(v) is ast.Constant for v in xs.elts):
+            places: dict = {}
+            for i, v in enumerate(xs.elts):
+                places.setdefault(v.value, i + first)     # the first occurrence, as list.index
+            return _call(_attr(u.ref(places), "get"), x, _const(missing))
+        return _call(u.ref(helper), xs, x)
 
     def f_occupants(self, args, pos, u, ctx):
         found = _call(_attr(_state("occ"), "get"), *args)
@@ -622,13 +532,13 @@ class ExprCompiler:
         return _call(_attr(_name(_G), "open_spaces"), ctx.acting())
 
     def f_road_tiles(self, args, pos, u, ctx):
-        return _call(u.ref(_road_tiles), _name(_G))
+        return _call(u.ref(road_tiles), _name(_G))
 
     def f_owned_tiles(self, args, pos, u, ctx):
-        return _call(u.ref(_owned_tiles), _name(_G), *args)
+        return _call(u.ref(owned_tiles), _name(_G), *args)
 
     def f_multisets(self, args, pos, u, ctx):
-        return _call(u.ref(_Multisets()), *args)
+        return _call(u.ref(Multisets()), *args)
 
 
 class _Hoister:

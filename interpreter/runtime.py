@@ -1,0 +1,111 @@
+"""What the functions generated from rule files call at run time: rule errors with their
+positions, table lookups, and the operations one Python expression cannot say.
+
+Kept apart from the expression compiler (interpreter/expressions.py) so that it is compiled
+with the engine (setup.py): the generated code calls these at every decision.
+"""
+from __future__ import annotations
+
+import itertools
+
+
+class RuleRuntimeError(Exception):
+    """An expression failed at run time (a bad index, a type clash); carries the rule's position."""
+
+    def __init__(self, message: str, pos=None):
+        super().__init__(message)
+        self.pos = pos
+
+
+class TableRef:
+    """A table, or a row of one, while an expression indexes into it."""
+    __slots__ = ("entries",)
+
+    def __init__(self, entries):
+        self.entries = entries   # list of (key, payload): key is a symbol or (from, to); payload node id or TableRef
+
+    def lookup(self, key, pos):
+        for k, payload in self.entries:
+            if type(k) is tuple:
+                if type(key) is int and key >= k[0] and (k[1] is None or key <= k[1]):
+                    return payload
+            elif k == key:
+                return payload
+        raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
+
+
+def short_repr(v, limit: int = 80) -> str:
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+# ------------------------------------------------------------------ helpers of generated code
+def floordiv(a, b):
+    return a // b if b else 0
+
+
+def mod(a, b):
+    return a % b if b else 0
+
+
+def index_into(obj, key, pos):
+    if type(obj) is TableRef:
+        return obj.lookup(key, pos)
+    try:
+        return obj[key]
+    except (KeyError, IndexError, TypeError):
+        raise RuleRuntimeError("no entry %r in %s" % (key, short_repr(obj)), pos)
+
+
+def held(g, player, what, pos):
+    try:
+        return g.s.counters[what][player]
+    except (KeyError, TypeError):
+        raise RuleRuntimeError("%r is not a resource" % (what,), pos)
+
+
+def context_value(env, name, pos):
+    try:
+        return env[name]
+    except KeyError:
+        raise RuleRuntimeError("'%s' is not defined here" % name, pos)
+
+
+def index_of(xs, x):
+    return xs.index(x) if x in xs else -1
+
+
+def position_of(xs, x):
+    return xs.index(x) + 1 if x in xs else 0
+
+
+def road_tiles(g):
+    return [t for t in g.s.road if t is not None]
+
+
+def owned_tiles(g, who):
+    tiles = g.s.tiles
+    return [t for t in g.s.road if t is not None and tiles[t][1] == who]
+
+
+def each_in_scope(env, var, xs):
+    """The scopes of a comprehension over a context name (`player`...): each value in the scope."""
+    for v in xs:
+        local = dict(env)
+        local[var] = v
+        yield local
+
+
+class Multisets:
+    """``multisets(xs, n)`` at one place in the rules, with its results kept by argument."""
+    __slots__ = ("cache",)
+
+    def __init__(self):
+        self.cache: dict = {}
+
+    def __call__(self, xs, n):
+        key = (tuple(xs), n)
+        r = self.cache.get(key)
+        if r is None:
+            r = self.cache[key] = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
+        return [c[:] for c in r]
