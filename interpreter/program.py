@@ -1,6 +1,6 @@
 """Checked ruleset -> executable program, built once per ruleset.
 
-Declarations are indexed by kind, expressions become closures
+Declarations are indexed by kind, expressions become Python functions
 (interpreter/expressions.py) and statements become nodes
 (interpreter/nodes.py) stored in one list, so a frame refers to its node by
 an integer and the game state stays plain data.
@@ -112,7 +112,7 @@ class Program:
 
     # ------------------------------------------------------------ lets
     def let_value(self, name):
-        """A closure for a parameterless let; one that follows from the rules alone is evaluated once."""
+        """A function for a parameterless let; one that follows from the rules alone is evaluated once."""
         if name in self._let_cache:
             return self._let_cache[name]
         d = self.lets[name]
