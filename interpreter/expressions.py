@@ -471,8 +471,9 @@ class ExprCompiler:
 
     def _inlinable(self, name, args) -> bool:
         d = self.p.lets[name]
-        return (bool(d["params"]) and all(map(_is_simple, args)) and name not in self._inlining and len(self._inlining) < _INLINE_DEPTH
-                and _size(d["value"]) <= _INLINE_SIZE and not self.p.let_is_static(name))
+        return (bool(d["params"]) and all(map(_is_simple, args)) and name not in self._inlining
+                and len(self._inlining) < _INLINE_DEPTH and _size(d["value"]) <= _INLINE_SIZE
+                and not self.p.let_is_static(name))
 
     def _inline(self, name, params, args, ctx, u):
         """The let's body where it is called, each parameter replaced by its (simple) argument:

@@ -57,7 +57,8 @@ def check_closed(tree: ast.AST) -> None:
             raise UnsafeCode("name %r" % node.id)
         if isinstance(node, ast.arg) and not _name_ok(node.arg):
             raise UnsafeCode("argument %r" % node.arg)
-        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns or not _GENERATED.match(node.name)):
+        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns
+                                                  or not _GENERATED.match(node.name)):
             raise UnsafeCode("function %r" % node.name)
         if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
             raise UnsafeCode("attribute %r" % node.attr)
