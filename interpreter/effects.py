@@ -114,7 +114,7 @@ class EffectCompiler:
 
     def s_choose(self, st, scope):
         options = []
-        for o in st["options"]:
+        for number, o in enumerate(st["options"]):
             params, inner = [], scope
             earlier: set = set()
             for prm in o["params"]:
@@ -129,7 +129,7 @@ class EffectCompiler:
             paid_with: set = set()
             requires = self._requirement(o["body"], inner, paid_with)
             requires_fixed = requires is not None and not (paid_with & earlier)
-            bindings = self.ex.compile_bindings(o["name"], o["params"], scope) if o["params"] else None
+            bindings = self.ex.compile_bindings(o["name"], number, o["params"], scope) if o["params"] else None
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
                                     when_fixed, requires_fixed, bindings))
         return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])

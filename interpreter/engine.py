@@ -166,7 +166,7 @@ class Game:
         s = self.s
         if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
             self.piece_index = None
-        runs = self.prog.node_runs()
+        runs = self.prog.runs
         stack = s.stack
         try:
             while stack and s.pending is None:

@@ -205,9 +205,10 @@ class ExprCompiler:
             return _constant(tree.value)
         return u.function([ast.Return(value=tree)], e.get("pos"))
 
-    def compile_bindings(self, option: str, params: list, scope: frozenset):
-        """A function ``f(g, env)`` listing an option's ``(id, bindings)`` for every combination
-        of its parameters' values that their ``where``s allow, the first parameter outermost.
+    def compile_bindings(self, option: str, number: int, params: list, scope: frozenset):
+        """A function ``f(g, env)`` listing the entries ``[id, bindings, number]`` of option
+        ``number`` of its choice, for every combination of its parameters' values that their
+        ``where``s allow, the first parameter outermost.
 
         A parameter's list that names no earlier parameter is computed once, before the others."""
         from .effects import names_in
@@ -234,7 +235,7 @@ class ExprCompiler:
             text = ast.IfExp(test=ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(str)]),
                              body=v, orelse=_call(u.ref(_fmt), v))
             oid = ast.BinOp(left=ast.BinOp(left=oid, op=ast.Add(), right=_const(":")), op=ast.Add(), right=text)
-        entry = ast.List(elts=[oid, _dict(list(zip(names, locals_)))], ctx=ast.Load())
+        entry = ast.List(elts=[oid, _dict(list(zip(names, locals_))), _const(number)], ctx=ast.Load())
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))
 

@@ -217,7 +217,7 @@ class Option:
         self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
         # `when` or the payments name none of the parameters: tested once, not per binding.
         self.when_fixed, self.requires_fixed = when_fixed, requires_fixed
-        # f(g, env) -> [[id, {parameter: value}], ...] allowed by the parameters' `where`s.
+        # f(g, env) -> [[id, {parameter: value}, option number], ...] the parameters' `where`s allow.
         self.bindings = bindings
 
 
@@ -247,21 +247,15 @@ class Choose(Node):
                     out.append([opt.name, {}, i])
                 continue
             entries = opt.bindings(g, env)
-            if when is None and requires is None:
-                for entry in entries:
-                    ids.append(entry[0])
-                    entry.append(i)
-                out += entries
-                continue
-            for entry in entries:
-                local = {**env, **entry[1]}
-                if when is not None and not when(g, local):
-                    continue
-                if requires is not None and not requires(g, local):
-                    continue
-                ids.append(entry[0])
-                entry.append(i)
-                out.append(entry)
+            if when is not None or requires is not None:
+                kept = []
+                for e in entries:
+                    local = {**env, **e[1]}
+                    if (when is None or when(g, local)) and (requires is None or requires(g, local)):
+                        kept.append(e)
+                entries = kept
+            ids += [e[0] for e in entries]
+            out += entries
         return ids, out
 
     def run(self, g, frame):

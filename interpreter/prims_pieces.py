@@ -157,8 +157,7 @@ def _pieces_at(g, player, kd, where, mine):
     """The pieces of kind ``kd`` on the places ``where`` (``player``'s only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
-    ix = g.piece_index
-    index = ix.at if ix is not None else _index(g)
+    index = _index(g)
     if type(where) is list:
         found = []
         for w in (set(where) if len(where) > 1 else where):

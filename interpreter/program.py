@@ -18,7 +18,6 @@ class Program:
     def __init__(self, rs: Ruleset):
         self.rs = rs
         self.nodes: list = []
-        self._runs = None
         self.game = rs.game()
         decls = rs.decls
         self.counters = {d["name"]: d for d in decls if d["kind"] == "counter"}
@@ -85,6 +84,8 @@ class Program:
         self.max_rounds = self.game.get("max_rounds") or 100
         self.tiebreak = self.expr.compile(self.game["tiebreak"], base_scope) if self.game.get("tiebreak") else None
         self.root_id = self.add(N.Root())
+        # Every node's ``run`` method by node id, for the engine's loop (the table is complete now).
+        self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
 
@@ -93,13 +94,6 @@ class Program:
         return self._effect_entries.setdefault(name, [self.effect_nodes[name]])
 
     # ------------------------------------------------------------ node table
-    def node_runs(self) -> list:
-        """Every node's ``run`` method by node id (the engine's loop calls them)."""
-        runs = self._runs
-        if runs is None or len(runs) != len(self.nodes):
-            runs = self._runs = [n.run for n in self.nodes]
-        return runs
-
     def reserve(self) -> int:
         self.nodes.append(None)
         return len(self.nodes) - 1
