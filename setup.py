@@ -31,7 +31,10 @@ def _extensions():
     except ImportError:             # no Cython: the pure-Python engine
         return []
     # annotation_typing off: annotations document, they must not turn into run-time checks.
-    exts = cythonize(["interpreter/%s.py" % m for m in ENGINE_MODULES], quiet=True,
+    from setuptools import Extension
+    # The folder is interpreter/, the module provost.interpreter.X (pyproject's package-dir).
+    modules = [Extension("provost.interpreter.%s" % m, ["interpreter/%s.py" % m]) for m in ENGINE_MODULES]
+    exts = cythonize(modules, quiet=True,
                      compiler_directives={"language_level": 3, "annotation_typing": False,
                                           "binding": True})
     for ext in exts:

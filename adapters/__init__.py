@@ -1,10 +1,10 @@
 """provost games in the AI ecosystem.
 
-- ``adapters.catalogue``: the fixed action catalogue (option id <-> integer) of a ruleset.
-- ``adapters.encoding``: a flat numeric vector of what one player may see.
-- ``adapters.rewards``: final rewards (rank or score difference).
-- ``adapters.pettingzoo_env``: a PettingZoo AEC environment (``pip install provost[pettingzoo]``).
-- ``adapters.openspiel_game``: an OpenSpiel Python game (``pip install provost[openspiel]``).
+- ``provost.adapters.catalogue``: the fixed action catalogue (option id <-> integer) of a ruleset.
+- ``provost.adapters.encoding``: a flat numeric vector of what one player may see.
+- ``provost.interpreter.rewards``: final rewards (rank or score difference).
+- ``provost.adapters.pettingzoo_env``: a PettingZoo AEC environment (``pip install provost[pettingzoo]``).
+- ``provost.adapters.openspiel_game``: an OpenSpiel Python game (``pip install provost[openspiel]``).
 
 Nothing is imported eagerly: the optional libraries are imported only by their own modules.
 """

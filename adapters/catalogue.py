@@ -9,7 +9,7 @@ How it is derived (``build_catalogue``), from the compiled program of the rule
 file rather than by hand:
 
 1. **Static templates.**  Every ``choose`` statement in the program
-   (``interpreter.nodes.Choose``) gives option templates ``name`` with a number
+   (``provost.interpreter.nodes.Choose``) gives option templates ``name`` with a number
    of parameters.  Options without parameters are complete at once.
 2. **Constant parameter lists.**  A parameter whose list is written with
    literals, ranges, enums, constant lets and ``player_count`` (``provost(k in
@@ -41,9 +41,9 @@ digest, the player count and the exploration budget; a changed rule file gets a
 new digest and so a new catalogue.
 
 The catalogue also records the symbol vocabularies an observation encoder needs
-(tile instances, spaces, zone items, piece places) -- see ``adapters.encoding``.
+(tile instances, spaces, zone items, piece places) -- see ``provost.adapters.encoding``.
 
-    python -m adapters.catalogue caylus --players 4          # build (or load) and summarise
+    python -m provost.adapters.catalogue caylus --players 4          # build (or load) and summarise
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ import os
 import random
 from itertools import combinations_with_replacement, product
 
-from interpreter import nodes as N
+from provost.interpreter import nodes as N
 
 FORMAT = 1
 #: Exploration games per catalogue (seeds 0 .. GAMES-1).
@@ -71,7 +71,7 @@ class ActionNotInCatalogue(KeyError):
     def __init__(self, option: str, cat: "Catalogue"):
         msg = ("option '%s' is not in the action catalogue of %s (variant %s, %d players, digest %s, %d actions, "
                "derived from %d exploration games); rebuild it with more games: "
-               "python -m adapters.catalogue %s%s --players %d --games %d --rebuild"
+               "python -m provost.adapters.catalogue %s%s --players %d --games %d --rebuild"
                % (option, cat.ruleset, cat.variant or "base", cat.players, cat.digest, len(cat), cat.games,
                   cat.ruleset, " --variant " + cat.variant if cat.variant else "", cat.players, cat.games * 4))
         super().__init__(msg)
@@ -140,7 +140,7 @@ _memo: dict = {}
 def catalogue_for(ruleset, variant: str | None = None, players: int | None = None,
                   games: int = DEFAULT_GAMES, rebuild: bool = False, cache: bool = True) -> Catalogue:
     """The catalogue for a ruleset (a name, a path or a loaded ``Ruleset``), from memory, the cache, or built."""
-    from interpreter.engine import Game
+    from provost.interpreter.engine import Game
 
     g0 = Game.new(ruleset, players=players, seed=0, variant=variant)
     rs = g0.rs
@@ -360,7 +360,7 @@ def _classes(g0, vocab) -> list:
 
 def _explore(rs, players: int, games: int, seen: set, vocab: dict, seeds=None) -> int:
     """Play seeded games recording every legal option and the observation vocabularies; returns decisions."""
-    from interpreter.engine import Game
+    from provost.interpreter.engine import Game
 
     total = 0
     zone_items = vocab.setdefault("zone_items", {})
@@ -499,7 +499,7 @@ def _comb_size(n: int, k: int) -> int:
 
 def build_catalogue(rs, players: int, games: int = DEFAULT_GAMES) -> dict:
     """Derive the catalogue's JSON data (see the module docstring for the method)."""
-    from interpreter.engine import ENGINE_VERSION, Game
+    from provost.interpreter.engine import ENGINE_VERSION, Game
 
     g0 = Game.new(rs, players=players, seed=0)
     rs = g0.rs
@@ -530,14 +530,14 @@ def held_out_misses(cat: Catalogue, games: int, first_seed: int = 10_000_000) ->
 
 
 def _load(cat: Catalogue):
-    from dsl.loader import load_checked
+    from provost.dsl.loader import load_checked
     return load_checked(cat.ruleset, cat.variant)
 
 
 def main(argv=None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m adapters.catalogue", description="Build or show an action catalogue.")
+    ap = argparse.ArgumentParser(prog="python -m provost.adapters.catalogue", description="Build or show an action catalogue.")
     ap.add_argument("ruleset")
     ap.add_argument("--variant")
     ap.add_argument("--players", type=int)

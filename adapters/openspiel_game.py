@@ -1,6 +1,6 @@
 """OpenSpiel Python games for provost rulesets.
 
-    import adapters.openspiel_game          # registers python_provost_caylus, _caylus1303, _ys
+    import provost.adapters.openspiel_game          # registers python_provost_caylus, _caylus1303, _ys
     import pyspiel
     game = pyspiel.load_game("python_provost_ys", {"players": 4})
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
@@ -20,17 +20,17 @@ GameType, and why:
   each shuffle and ask for its outcome (see the adapters' notes).  Caveat of
   sampled chance: a cloned state carries the generator, so a search that clones
   states sees the *same* future deals (it "knows" the decks); use
-  ``interpreter.agents.mcts`` (it resamples what the searching player cannot see)
+  ``provost.interpreter.agents.mcts`` (it resamples what the searching player cannot see)
   for fair search on hidden-information rules.
 - ``IMPERFECT_INFORMATION`` when the rules hide anything (a counter, zone or
   piece place not public: Ys, Caylus 1303), else ``PERFECT_INFORMATION`` (Caylus:
   its one shuffle happens in the setup, before any decision, and is public).
-- ``ZERO_SUM`` terminal utilities: the rank rewards of ``adapters.rewards``
+- ``ZERO_SUM`` terminal utilities: the rank rewards of ``provost.interpreter.rewards``
   (+1 sole winner ... -1 last, ties by the game's tiebreak then shared).
 - Observations (string and tensor) are what the player may see
-  (``game.observation(p)``; tensor from ``adapters.encoding``); information
+  (``game.observation(p)``; tensor from ``provost.adapters.encoding``); information
   states (perfect recall) are not provided.
-- Actions are indexes into the ruleset's action catalogue (``adapters.catalogue``).
+- Actions are indexes into the ruleset's action catalogue (``provost.adapters.catalogue``).
 - ``max_game_length`` is ``MAX_GAME_LENGTH`` decisions; a game still running
   then ends there, ranked by the scores at that moment (no shipped ruleset
   comes near it).
@@ -44,13 +44,13 @@ import re
 import numpy as np
 import pyspiel
 
-from dsl.loader import load_checked
-from interpreter.agents.mcts import hides_information
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.agents.mcts import hides_information
+from provost.interpreter.engine import Game
 
 from .catalogue import catalogue_for
 from .encoding import ObservationEncoder, canonical_observation
-from .rewards import rank_rewards
+from provost.interpreter.rewards import rank_rewards
 
 MAX_GAME_LENGTH = 20000
 SHIPPED = ("caylus", "caylus1303", "ys")

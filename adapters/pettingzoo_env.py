@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment for any provost ruleset and variant.
 
-    from adapters.pettingzoo_env import env
+    from provost.adapters.pettingzoo_env import env
     e = env("caylus", players=4)
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -12,17 +12,17 @@
   Multi-step turns (place a worker, then choose what the building gives) keep
   ``agent_selection`` on the same agent; whose turn it is always comes from the engine.
 - Observations: ``{"observation": float32[...], "action_mask": int8[len(catalogue)]}``.
-  The vector encodes only ``game.observation(seat)`` (``adapters.encoding``), so it
+  The vector encodes only ``game.observation(seat)`` (``provost.adapters.encoding``), so it
   never holds another player's hidden values; the mask is all zeros except for
   the agent to move.
-- Actions: indexes into the ruleset's fixed action catalogue (``adapters.catalogue``);
+- Actions: indexes into the ruleset's fixed action catalogue (``provost.adapters.catalogue``);
   ``env.unwrapped.catalogue.action_of(i)`` is the option id.  An illegal index
   raises ``ValueError`` naming the legal options (wrap the env with PettingZoo's
   ``TerminateIllegalWrapper`` to punish instead); a legal option missing from the
   catalogue raises ``ActionNotInCatalogue``.
 - Rewards: 0 until the game ends, then ``reward="rank"`` (default: +1 sole winner ...
   -1 last, zero-sum, ties by the game's tiebreak then shared) or ``"score"`` (own score
-  minus the best other's); see ``adapters.rewards``.
+  minus the best other's); see ``provost.interpreter.rewards``.
 - Seeding: ``reset(seed=S)`` plays the engine game seeded ``S``; a later ``reset()``
   without a seed draws the next game seed from a generator seeded by the last
   ``S``, so a run is reproducible from its first seed.
@@ -37,12 +37,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
-from .rewards import REWARD_KINDS, final_rewards
+from provost.interpreter.rewards import REWARD_KINDS, final_rewards
 
 
 class ProvostAECEnv(AECEnv):

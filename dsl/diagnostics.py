@@ -120,7 +120,7 @@ def write_codes_table_markdown() -> str:
     return "\n".join(rows) + "\n"
 
 
-# Codes emitted by dsl.source (reading files and parsing YAML/JSON IR documents).
+# Codes emitted by provost.dsl.source (reading files and parsing YAML/JSON IR documents).
 register("P001", "error", "file too large")
 register("P002", "error", "file is not valid UTF-8")
 register("P003", "error", "binary content (NUL bytes)")

@@ -96,7 +96,7 @@ def dump_ir(ir: dict, fmt: str) -> str:
 
 # ------------------------------------------------------------------ shipped rulesets
 def shipped_dir() -> str:
-    return str(resources.files("rulesets"))
+    return str(resources.files("provost.rulesets"))
 
 
 def _shipped_files() -> list[str]:

@@ -48,7 +48,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("A neutral player, played by the rules, joins them.")
 
     if variant_head is not None and base_decls is not None:
-        from tools.commands_diff import describe
+        from .variant_diff import describe
         w("")
         w("## What this variant changes")
         w("")

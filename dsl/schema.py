@@ -508,7 +508,7 @@ class _Compiler:
 
 @functools.cache
 def schema_document() -> dict:
-    return json.loads(resources.files("dsl").joinpath("schema.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files(__package__).joinpath("schema.json").read_text(encoding="utf-8"))
 
 
 @functools.cache

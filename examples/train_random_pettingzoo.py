@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from adapters.pettingzoo_env import env as make_env  # noqa: E402
+from provost.adapters.pettingzoo_env import env as make_env  # noqa: E402
 
 
 class RandomPolicy:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import os
 
-from dsl.diagnostics import Diagnostic, RulesError, register
-from dsl.loader import Ruleset, load_checked
+from provost.dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.loader import Ruleset, load_checked
 
 from . import nodes as N
 from . import rng

@@ -8,7 +8,7 @@ or the payment that opens it cannot be made (what is missing).
 """
 from __future__ import annotations
 
-from dsl.prose import Prose
+from provost.dsl.prose import Prose
 
 from . import nodes as N
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from dsl.primitives import CONSTANTS
+from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions

@@ -30,7 +30,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.diagnostics import Diagnostic, RulesError, register
 
 register("R001", "error", "replay diverged: the log does not match what the rules do")
 register("R002", "error", "malformed game log (bad JSON, missing or ill-typed field, truncated)")
@@ -170,10 +170,10 @@ def load_rules(ruleset: str, variant: str | None = None):
 
     A path is always loaded afresh (the file may have changed, and replay must
     notice); a shipped name is loaded once.  Which is which is the loader's rule
-    (``dsl.loader.shipped_game``): a file named ``caylus`` in the current directory
+    (``provost.dsl.loader.shipped_game``): a file named ``caylus`` in the current directory
     does not hide the shipped ``caylus``.
     """
-    from dsl.loader import load_checked, shipped_game
+    from provost.dsl.loader import load_checked, shipped_game
 
     if shipped_game(ruleset) is None:
         return load_checked(ruleset, variant)
@@ -195,7 +195,7 @@ def _load_rules(header: dict):
 
 def check_log(path: str, rs=None) -> ReplayReport:
     """Replay the log at ``path``; the report names the first line that diverges."""
-    from dsl.source import input_problem
+    from provost.dsl.source import input_problem
 
     problem = input_problem(path)       # missing, or a folder: P005, as `check` reports it
     if problem is not None:

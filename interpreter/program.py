@@ -7,7 +7,7 @@ an integer and the game state stays plain data.
 """
 from __future__ import annotations
 
-from dsl.loader import Ruleset
+from provost.dsl.loader import Ruleset
 
 from . import nodes as N
 from .effects import EffectCompiler, block_entry

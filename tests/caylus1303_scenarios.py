@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 BLUE, BLACK, GREEN, RED, YELLOW = range(5)
 

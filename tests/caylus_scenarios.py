@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import functools
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 RED, BLUE, GREEN, ORANGE, BLACK = range(5)
 

@@ -1,7 +1,7 @@
 """Running the `provost` command line in-process, for the CLI tests."""
 from __future__ import annotations
 
-from tools.cli import main
+from provost.tools.cli import main
 
 
 def run_cli(capsys, *argv):

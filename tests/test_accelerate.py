@@ -7,14 +7,14 @@ import os
 import subprocess
 import sys
 
-from interpreter import accelerate
+from provost.interpreter import accelerate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FINGERPRINT = r"""
 import hashlib, json, random
-from interpreter.accelerate import status
-from interpreter.engine import Game
+from provost.interpreter.accelerate import status
+from provost.interpreter.engine import Game
 h = hashlib.sha256()
 for name, n in (("caylus", 4), ("caylus1303", 3), ("ys", 4)):
     for seed in (1, 2):
@@ -58,9 +58,9 @@ def test_without_a_record_every_compiled_module_is_stale():
 
 def test_a_stale_module_is_imported_from_its_source():
     finder = accelerate._FromSource(["nodes"])
-    spec = finder.find_spec("interpreter.nodes")
+    spec = finder.find_spec("provost.interpreter.nodes")
     assert spec.origin.endswith(os.path.join("interpreter", "nodes.py"))
-    assert finder.find_spec("interpreter.engine") is None
+    assert finder.find_spec("provost.interpreter.engine") is None
 
 
 def test_status_names_every_compiled_module_in_use():

@@ -15,12 +15,12 @@ import random
 
 import pytest
 
-from adapters.catalogue import ActionNotInCatalogue, Catalogue, _cache_path, catalogue_for, held_out_misses
-from adapters.encoding import ObservationEncoder, canonical_observation
-from adapters.rewards import final_rewards, rank_rewards
-from interpreter.agents.mcts import determinize
-from interpreter.engine import Game
-from interpreter.prims_pieces import visible_value
+from provost.adapters.catalogue import ActionNotInCatalogue, Catalogue, _cache_path, catalogue_for, held_out_misses
+from provost.adapters.encoding import ObservationEncoder, canonical_observation
+from provost.interpreter.rewards import final_rewards, rank_rewards
+from provost.interpreter.agents.mcts import determinize
+from provost.interpreter.engine import Game
+from provost.interpreter.prims_pieces import visible_value
 
 
 @pytest.fixture(scope="module", params=["caylus", "caylus1303", "ys"])

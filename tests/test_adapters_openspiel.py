@@ -11,8 +11,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="optional: pip install provost[openspiel]")
 
-import adapters.openspiel_game as osg  # noqa: E402
-from interpreter.agents.mcts import determinize  # noqa: E402
+import provost.adapters.openspiel_game as osg  # noqa: E402
+from provost.interpreter.agents.mcts import determinize  # noqa: E402
 
 GT = pyspiel.GameType
 

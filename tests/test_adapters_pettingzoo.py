@@ -14,8 +14,8 @@ pytest.importorskip("gymnasium", reason="optional: pip install provost[pettingzo
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from adapters.pettingzoo_env import ProvostAECEnv, env, raw_env  # noqa: E402
-from interpreter.agents.mcts import determinize  # noqa: E402
+from provost.adapters.pettingzoo_env import ProvostAECEnv, env, raw_env  # noqa: E402
+from provost.interpreter.agents.mcts import determinize  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from tools import bench_check
+from provost.tools.dev import bench_check
 
 
 def test_bench_check_reports_the_figure(capsys):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tools import bench_instructions as bi
+from provost.tools.dev import bench_instructions as bi
 
 
 def test_the_measured_work_plays_games_from_the_given_checkout():

@@ -53,7 +53,7 @@ import random
 
 import pytest
 
-from interpreter.engine import Game, IllegalOption
+from provost.interpreter.engine import Game, IllegalOption
 
 from caylus1303_scenarios import (BLACK, BLUE, DEFAULT_ROAD, GREEN, RED, YELLOW, choose, counter, give, kind_at, new_game,
                                   occupy, only_phase, owner_at, ruleset, workers_total)
@@ -727,7 +727,7 @@ def test_every_assumption_is_documented():
 
 # ------------------------------------------------------------------ soak (invariants after every decision)
 def test_soak_smoke_with_invariants():
-    from tools.soak_1303 import run
+    from provost.tools.dev.soak_1303 import run
     summary = run([2, 3, 4, 5], seeds=2, first_seed=100)
     assert summary["failures"] == 0, summary["failed"][:1]
 
@@ -736,6 +736,6 @@ def test_soak_smoke_with_invariants():
                     reason="slow: set PROVOST_SOAK=1 (2..5 players x 200 seeds, random and greedy)")
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_soak_full(players):
-    from tools.soak_1303 import run
+    from provost.tools.dev.soak_1303 import run
     summary = run([players], seeds=200, greedy=True)
     assert summary["failures"] == 0, summary["failed"][:1]

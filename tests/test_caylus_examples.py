@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import IllegalOption
+from provost.interpreter.engine import IllegalOption
 
 from caylus_scenarios import (BLACK, BLUE, GREEN, ORANGE, RED, choose, counter, empty_road_after_neutrals, give,
                               kind_at, new_game, occupy, set_counter, tile_at)

@@ -1,7 +1,7 @@
 """Property tests (hypothesis): complete Caylus games by bots keep the game's invariants.
 
 Random seeds, player counts 3..5 and agent line-ups drawn from random/greedy play
-complete games; after every decision (tools.soak.CaylusInvariants):
+complete games; after every decision (provost.tools.dev.soak.CaylusInvariants):
 - no negative deniers, cubes or gold; PP >= 0;
 - workers in hand + workers on spaces (occurrences in g.s.occ) == 6 per player;
 - no space or building holds more workers than it has room for;
@@ -11,7 +11,7 @@ complete games; after every decision (tools.soak.CaylusInvariants):
 Also: every finished game replays exactly from its log, and resuming from a save at a
 drawn decision ends in the same state.
 
-The default run keeps to a handful of examples; `python -m tools.soak` plays
+The default run keeps to a handful of examples; `python -m provost.tools.dev.soak` plays
 200 seeds per player count with random agents and with greedy in a seat.
 """
 from __future__ import annotations
@@ -21,11 +21,11 @@ import functools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.loader import load_checked
-from interpreter.agents import make_agent, play_game
-from interpreter.engine import Game
-from interpreter.gamelog import GameLogWriter, check_log
-from tools.soak import CaylusInvariants, play_checked
+from provost.dsl.loader import load_checked
+from provost.interpreter.agents import make_agent, play_game
+from provost.interpreter.engine import Game
+from provost.interpreter.gamelog import GameLogWriter, check_log
+from provost.tools.dev.soak import CaylusInvariants, play_checked
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,8 +15,8 @@ import functools
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 from caylus_scenarios import (BLUE, GREEN, RED, choose, counter, empty_road_after_neutrals, give, kind_at,
                               new_game, occupy, tile_at)

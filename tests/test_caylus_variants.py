@@ -5,8 +5,8 @@ import functools
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game, IllegalOption
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game, IllegalOption
 
 from caylus_scenarios import BLUE, RED, choose, counter, empty_road_after_neutrals, give, occupy
 
@@ -39,7 +39,7 @@ def test_two_players_start_with_five_deniers():
 
 
 def test_two_players_only():
-    from dsl.diagnostics import RulesError
+    from provost.dsl.diagnostics import RulesError
     with pytest.raises(RulesError):
         Game.new(variant("two_players"), players=3, seed=0)
 

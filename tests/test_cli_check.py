@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.cli import main
+from provost.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): (?P<msg>.+) \[(?P<code>[A-Z]\d{3})\]$")

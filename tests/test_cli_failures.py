@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli as run
-from tools.failures import EXIT_CODES
+from provost.tools.cli.failures import EXIT_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def test_a_full_stdout_is_a_clean_error():
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     with open("/dev/full", "w") as full:
-        p = subprocess.run([sys.executable, "-m", "tools.cli", "export", "caylus"], cwd=ROOT, stdout=full,
+        p = subprocess.run([sys.executable, "-m", "provost.tools.cli", "export", "caylus"], cwd=ROOT, stdout=full,
                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert p.returncode == 2
     assert "provost: error: cannot write the standard output: No space left on device" in p.stderr

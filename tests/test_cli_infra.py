@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import CODES, Diagnostic, RulesError, did_you_mean, write_codes_table_markdown
-from tools import cli
-from tools.cli import main
+from provost.dsl.diagnostics import CODES, Diagnostic, RulesError, did_you_mean, write_codes_table_markdown
+from provost.tools import cli
+from provost.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def fake_loader(monkeypatch):
-    """Install a fake `dsl.loader` whose results each test sets."""
-    module = types.ModuleType("dsl.loader")
+    """Install a fake `provost.dsl.loader` whose results each test sets."""
+    module = types.ModuleType("provost.dsl.loader")
     module.results = {}  # path suffix -> diagnostics
     module.checked = []
 
@@ -35,7 +35,7 @@ def fake_loader(monkeypatch):
         return []
 
     module.check_file = check_file
-    monkeypatch.setitem(sys.modules, "dsl.loader", module)
+    monkeypatch.setitem(sys.modules, "provost.dsl.loader", module)
     return module
 
 
@@ -51,7 +51,7 @@ def make_tree(tmp_path):
 
 
 def test_check_missing_path_is_p005_without_a_loader(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "dsl.loader", None)  # importing it would fail
+    monkeypatch.setitem(sys.modules, "provost.dsl.loader", None)  # importing it would fail
     assert main(["check", "/nonexistent/game.rules"]) == 1
     out, err = capsys.readouterr()
     assert out == "/nonexistent/game.rules:1:1: error: file not found [P005]\n"
@@ -197,10 +197,10 @@ def test_play_arguments_parsed_fully():
 
 
 @pytest.mark.parametrize("argv, module", [
-    (["play", "caylus"], "tools.commands_play"),
-    (["replay", "game.jsonl"], "tools.commands_play"),
-    (["sim", "caylus", "--games", "3"], "tools.commands_sim"),
-    (["graph", "caylus"], "tools.commands_graph"),
+    (["play", "caylus"], "provost.tools.cli.commands_play"),
+    (["replay", "game.jsonl"], "provost.tools.cli.commands_play"),
+    (["sim", "caylus", "--games", "3"], "provost.tools.cli.commands_sim"),
+    (["graph", "caylus"], "provost.tools.cli.commands_graph"),
 ])
 def test_missing_command_module_reports_unavailable(argv, module, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, module, None)  # makes the import fail as if absent
@@ -210,19 +210,19 @@ def test_missing_command_module_reports_unavailable(argv, module, monkeypatch, c
 
 
 def test_dispatches_to_command_module(monkeypatch):
-    module = types.ModuleType("tools.commands_play")
+    module = types.ModuleType("provost.tools.cli.commands_play")
     seen = []
     module.run_play = lambda args: seen.append(args.seed) or 0
     module.run_replay = lambda args: 1
-    monkeypatch.setitem(sys.modules, "tools.commands_play", module)
+    monkeypatch.setitem(sys.modules, "provost.tools.cli.commands_play", module)
     assert main(["play", "caylus", "--seed", "7"]) == 0 and seen == [7]
     assert main(["replay", "g.jsonl"]) == 1
 
 
 def _install_play(monkeypatch, run_play):
-    module = types.ModuleType("tools.commands_play")
+    module = types.ModuleType("provost.tools.cli.commands_play")
     module.run_play = run_play
-    monkeypatch.setitem(sys.modules, "tools.commands_play", module)
+    monkeypatch.setitem(sys.modules, "provost.tools.cli.commands_play", module)
 
 
 def test_rules_error_prints_diagnostics_and_exits_1(monkeypatch, capsys):

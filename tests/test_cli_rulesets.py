@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli as run
-from dsl.diagnostics import RulesError
-from dsl.loader import load_checked, resolve_path, shipped_game
-from dsl.source import is_bare_name
+from provost.dsl.diagnostics import RulesError
+from provost.dsl.loader import load_checked, resolve_path, shipped_game
+from provost.dsl.source import is_bare_name
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

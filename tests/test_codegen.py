@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 GAME = """game g "Codegen":
     players 2..2

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
-from interpreter.program import _PURE_FUNCTIONS, is_static, program_for
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
+from provost.interpreter.program import _PURE_FUNCTIONS, is_static, program_for
 
 GAME = """game g "Compiler":
     players 2..2
@@ -97,7 +97,7 @@ def test_memoised_lets_hand_out_copies(rules):
 
 
 def test_pure_functions_are_declared_functions():
-    from dsl.primitives import FUNCTIONS
+    from provost.dsl.primitives import FUNCTIONS
     assert _PURE_FUNCTIONS <= set(FUNCTIONS)
 
 

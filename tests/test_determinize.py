@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from interpreter.engine import Game
+from provost.interpreter.engine import Game
 
 
 @pytest.mark.parametrize("name", ["ys", "caylus1303", "caylus"])

@@ -32,10 +32,10 @@ from pathlib import Path
 
 import pytest
 
-import dsl.checks  # noqa: F401 - registers the N/T/R/A codes
-import dsl.schema  # noqa: F401 - registers the S codes
-from dsl.diagnostics import CODES
-from dsl.loader import check_file
+import provost.dsl.checks  # noqa: F401 - registers the N/T/R/A codes
+import provost.dsl.schema  # noqa: F401 - registers the S codes
+from provost.dsl.diagnostics import CODES
+from provost.dsl.loader import check_file
 
 CORPUS = Path(__file__).parent / "diagnostics"
 BASE = CORPUS / "base.rules"

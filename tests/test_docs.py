@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.declarations import build_ir
-from dsl.parser import parse_text
-from dsl.to_ir import tree_to_raw
-from tools import gen_docs
+from provost.dsl.declarations import build_ir
+from provost.dsl.parser import parse_text
+from provost.dsl.to_ir import tree_to_raw
+from provost.tools.dev import gen_docs
 
 README = Path(__file__).resolve().parent.parent / "dsl" / "README.md"
 EXAMPLES = re.findall(r"```rules\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
@@ -17,7 +17,7 @@ EXAMPLES = re.findall(r"```rules\n(.*?)```", README.read_text(encoding="utf-8"),
 
 def test_generated_sections_are_current():
     text = README.read_text(encoding="utf-8")
-    assert gen_docs.render(text) == text, "dsl/README.md is out of date: run 'python -m tools.gen_docs'"
+    assert gen_docs.render(text) == text, "dsl/README.md is out of date: run 'python -m provost.tools.dev.gen_docs'"
 
 
 def test_there_are_examples():
@@ -34,8 +34,8 @@ def test_example_parses_and_builds(n):
 
 
 def test_every_code_and_primitive_is_documented():
-    from dsl import primitives as P
-    from dsl.diagnostics import CODES
+    from provost.dsl import primitives as P
+    from provost.dsl.diagnostics import CODES
     text = README.read_text(encoding="utf-8")
     gen_docs.import_code_modules()
     for code in CODES:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.diagnostics import RulesError
-from dsl.loader import load_checked
-from interpreter.agents import UnknownAgent, agent_seed, make_agent, play_game
-from interpreter.engine import Game, IllegalOption
+from provost.dsl.diagnostics import RulesError
+from provost.dsl.loader import load_checked
+from provost.interpreter.agents import UnknownAgent, agent_seed, make_agent, play_game
+from provost.interpreter.engine import Game, IllegalOption
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,7 +133,7 @@ def test_same_seed_same_game(rs, players):
 
 def test_same_seed_in_another_process(rs):
     g = play_game(Game.new(rs, players=4, seed=8), random_agents(4, 8))
-    code = ("import sys; from interpreter.engine import Game; from interpreter.agents import make_agent, play_game\n"
+    code = ("import sys; from provost.interpreter.engine import Game; from provost.interpreter.agents import make_agent, play_game\n"
             "g = play_game(Game.new('caylus', players=4, seed=8), [make_agent('random', 8, i) for i in range(4)])\n"
             "sys.stdout.write(g.to_json())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
@@ -166,8 +166,8 @@ def test_unknown_agent_lists_the_known_ones():
 # ------------------------------------------------------------------ save and resume
 RESUME = """
 import json, sys
-from interpreter.engine import Game
-from interpreter.agents import make_agent, play_game
+from provost.interpreter.engine import Game
+from provost.interpreter.agents import make_agent, play_game
 text = open(sys.argv[1]).read()
 names = json.loads(sys.argv[2])
 seed = int(sys.argv[3])

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from interpreter.engine import Game, IllegalOption
-from interpreter.explain import explain
+from provost.interpreter.engine import Game, IllegalOption
+from provost.interpreter.explain import explain
 
 from caylus_scenarios import (BLUE, GREEN, RED, choose, empty_road_after_neutrals, give, new_game, occupy)
 
@@ -152,7 +152,7 @@ def test_finished_game():
 
 
 def test_explain_command_on_a_log(tmp_path, capsys):
-    from tools.cli import main
+    from provost.tools.cli import main
     log = tmp_path / "g.jsonl"
     assert main(["play", "caylus", "--seed", "5", "--log", str(log), "--format", "json"]) == 0
     capsys.readouterr()

@@ -2,7 +2,7 @@
 
 Whatever the mutation -- deleted, swapped or duplicated lines, renamed identifiers, inserted
 tokens, absurd numbers, re-indented lines, truncation, binary blobs, invalid UTF-8, deep nesting,
-a 10 MB file -- `dsl.loader.check_file` must return Diagnostics positioned at line >= 1 and
+a 10 MB file -- `provost.dsl.loader.check_file` must return Diagnostics positioned at line >= 1 and
 col >= 1 within the time budget, without raising, and `provost check` must exit 0 or 1.
 
 Each mutant is written into a copy of the rulesets folder, so a mutated variant still finds its
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.diagnostics import Diagnostic
-from dsl.loader import check_file
-from tools.cli import main
+from provost.dsl.diagnostics import Diagnostic
+from provost.dsl.loader import check_file
+from provost.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "rulesets").glob("*.rules"))
@@ -299,9 +299,9 @@ def test_checks_never_crash_on_schema_valid_irs(data):
     could): whatever stays schema-valid must check without an exception and with positions."""
     import copy
 
-    from dsl.checks import run_checks
-    from dsl.loader import Ruleset, parse_file
-    from dsl.schema import is_valid, too_deep
+    from provost.dsl.checks import run_checks
+    from provost.dsl.loader import Ruleset, parse_file
+    from provost.dsl.schema import is_valid, too_deep
 
     name = data.draw(st.sampled_from([n for n in NAMES if n.count(".") == 1]), label="file")
     if name not in _IRS:

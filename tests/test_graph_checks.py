@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import dsl.checks  # noqa: F401 - registers every code
-from dsl.diagnostics import CODES
-from dsl.loader import check_file
+import provost.dsl.checks  # noqa: F401 - registers every code
+from provost.dsl.diagnostics import CODES
+from provost.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "graph_corpus"
@@ -163,21 +163,21 @@ def test_shipped_findings_are_the_known_ones():
 
 # ------------------------------------------------------------------ cost
 def test_checking_caylus_does_not_import_networkx():
-    code = ("import sys\nfrom dsl.loader import check_file\ncheck_file(%r)\n"
+    code = ("import sys\nfrom provost.dsl.loader import check_file\ncheck_file(%r)\n"
             "print('networkx' in sys.modules)\n" % str(CAYLUS))
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_a_cycle_is_found_with_networkx():
-    code = ("import sys\nfrom dsl.loader import check_file\n"
+    code = ("import sys\nfrom provost.dsl.loader import check_file\n"
             "d = check_file(%r)\nprint(d[0].code, 'networkx' in sys.modules)\n" % str(CORPUS / "g603_two_triggers.rules"))
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "G603 True"
 
 
 def test_generated_rulesets_are_free_of_errors(tmp_path):
-    from tools.bench_graph import generate
+    from provost.tools.dev.bench_graph import generate
     for n in (10, 100):
         path = tmp_path / ("bench_%d.rules" % n)
         path.write_text(generate(n))
@@ -192,7 +192,7 @@ def test_check_time_grows_linearly(tmp_path):
     """
     import time
 
-    from tools.bench_graph import generate
+    from provost.tools.dev.bench_graph import generate
     check_file(str(CAYLUS))              # the grammar and modules are loaded
     cost = {}
     for n in (100, 1000):

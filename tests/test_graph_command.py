@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl.graph.dot import quote
-from tools.cli import main
+from provost.dsl.graph.dot import quote
+from provost.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "graph_corpus"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import AGENTS, MCTSAgent, UnknownAgent, make_agent, play_game
-from interpreter.agents.mcts import determinize, hides_information, parse_budget
-from interpreter.engine import Game
+from provost.interpreter.agents import AGENTS, MCTSAgent, UnknownAgent, make_agent, play_game
+from provost.interpreter.agents.mcts import determinize, hides_information, parse_budget
+from provost.interpreter.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,7 +83,7 @@ def test_time_budget():
 
 
 def test_cli_play_with_mcts():
-    out = subprocess.run([sys.executable, "-m", "tools.cli", "play", "caylus", "--players", "3", "--seed", "4",
+    out = subprocess.run([sys.executable, "-m", "provost.tools.cli", "play", "caylus", "--players", "3", "--seed", "4",
                           "--agents", "mcts:2,random", "--format", "json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli as run
-from interpreter.gamelog import check_log, replay
-from tools.cli import main
-from tools.commands_play import resolve_agents
+from provost.interpreter.gamelog import check_log, replay
+from provost.tools.cli import main
+from provost.tools.cli.commands_play import resolve_agents
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -360,11 +360,11 @@ def test_human_quit_word_or_ctrl_c_exits_130(capsys, monkeypatch, answer):
 def test_real_command_line_never_shows_a_traceback(tmp_path):
     """The installed entry point, in a subprocess: EOF on a human and a garbage log."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.run([sys.executable, "-m", "tools.cli", "play", "caylus", "--agents", "human"], cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "provost.tools.cli", "play", "caylus", "--agents", "human"], cwd=ROOT,
                        input="", capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "Traceback" not in p.stderr and "input ended" in p.stderr
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b'{"type": "header", "ruleset": [1], "variant": 3}\n\x00\n')
-    p = subprocess.run([sys.executable, "-m", "tools.cli", "replay", str(junk)], cwd=ROOT, capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "provost.tools.cli", "replay", str(junk)], cwd=ROOT, capture_output=True,
                        text=True, env=env)
     assert p.returncode == 1 and "Traceback" not in p.stderr + p.stdout and ":1:1: error:" in p.stdout

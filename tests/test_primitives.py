@@ -2,10 +2,10 @@
 implemented primitive is declared for the checker, and each one can say itself in English."""
 from __future__ import annotations
 
-from dsl.primitives import EFFECTS, FUNCTIONS
-from interpreter.effects import EffectCompiler
-from interpreter.expressions import ExprCompiler
-from interpreter.library import EFFECT_BUILDERS, FUNCTION_BUILDERS
+from provost.dsl.primitives import EFFECTS, FUNCTIONS
+from provost.interpreter.effects import EffectCompiler
+from provost.interpreter.expressions import ExprCompiler
+from provost.interpreter.library import EFFECT_BUILDERS, FUNCTION_BUILDERS
 
 CONTROL = {"pay", "gain"}   # implemented as p_ methods like the rest
 

@@ -6,11 +6,11 @@ import ast
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
-from interpreter.expressions import ExprCompiler
-from interpreter.program import program_for
-from interpreter.pycode import UnsafeCode, check_closed, make_functions
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
+from provost.interpreter.expressions import ExprCompiler
+from provost.interpreter.program import program_for
+from provost.interpreter.pycode import UnsafeCode, check_closed, make_functions
 
 
 def _tree(source: str) -> ast.Module:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.loader import load_checked
-from dsl.prose import Prose
-from tools.commands_rulebook import build
+from provost.dsl.loader import load_checked
+from provost.dsl.prose import Prose
+from provost.tools.cli.commands_rulebook import build
 
 GAMES = ["caylus", "caylus1303", "ys"]
 

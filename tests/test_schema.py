@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from dsl import schema as S
-from dsl.declarations import KINDS
-from dsl.loader import dump_ir, parse_file
+from provost.dsl import schema as S
+from provost.dsl.declarations import KINDS
+from provost.dsl.loader import dump_ir, parse_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIPPED = sorted(glob.glob(os.path.join(ROOT, "rulesets", "**", "*.rules"), recursive=True))

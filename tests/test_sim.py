@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from cli_run import run_cli as run
-from tools.cli import main
-from tools.commands_sim import STOP_AFTER_ENV
-from tools.sim.stats import Moments, newcombe, wilson
+from provost.tools.cli import main
+from provost.tools.cli.commands_sim import STOP_AFTER_ENV
+from provost.tools.sim.stats import Moments, newcombe, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,8 +70,8 @@ def test_other_seeds_give_another_report(capsys, caylus_report):
 
 
 def test_game_i_is_provost_play_with_seed_s_plus_i(capsys):
-    from interpreter.gamelog import load_rules
-    from tools.sim.runner import SimSpec, play_one
+    from provost.interpreter.gamelog import load_rules
+    from provost.tools.sim.runner import SimSpec, play_one
 
     record = play_one(SimSpec(load_rules("caylus"), 3, ("random",) * 3, 40), 2)
     code, out, _ = run(capsys, "play", "caylus", "--players", "3", "--seed", "42", "--format", "json")
@@ -152,7 +152,7 @@ def test_text_report(capsys):
 
 
 def test_engine_error_in_a_game_is_reported_and_exits_1(capsys, monkeypatch):
-    from interpreter import agents
+    from provost.interpreter import agents
 
     class Broken(agents.RandomAgent):
         def choose(self, game, player):
@@ -220,7 +220,7 @@ def _sigint_default():
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT")
 def test_ctrl_c_on_a_running_sim_subprocess():
     """SIGINT to the whole process group, as a terminal sends it: exit 130, a partial JSON report, no traceback."""
-    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "sim", "caylus", "--games", "5000", "--jobs", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "sim", "caylus", "--games", "5000", "--jobs", "2",
                              "--format", "json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=_sigint_default)
     time.sleep(4)

@@ -1,4 +1,4 @@
-"""Input limits in dsl.source: every bad file becomes one positioned diagnostic, quickly."""
+"""Input limits in provost.dsl.source: every bad file becomes one positioned diagnostic, quickly."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from dsl import source
-from dsl.diagnostics import CODES, Diagnostic
-from dsl.source import MAX_BYTES, MAX_NESTING, load_ir_document, read_source
+from provost.dsl import source
+from provost.dsl.diagnostics import CODES, Diagnostic
+from provost.dsl.source import MAX_BYTES, MAX_NESTING, load_ir_document, read_source
 
 
 def only(diags: list[Diagnostic]) -> Diagnostic:

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from interpreter.agents import MCTSAgent, make_agent
-from interpreter.agents.value_model import ValueModel, features_for, fit, ridge, solve
-from interpreter.engine import Game
-from tools import train_value
+from provost.interpreter.agents import MCTSAgent, make_agent
+from provost.interpreter.agents.value_model import ValueModel, features_for, fit, ridge, solve
+from provost.interpreter.engine import Game
+from provost.tools.dev import train_value
 
 
 def _play_randomly(g, decisions, seed=0):

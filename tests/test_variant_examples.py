@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from dsl.loader import check_file, load_checked
-from interpreter.engine import Game
-from tools.cli import main
+from provost.dsl.loader import check_file, load_checked
+from provost.interpreter.engine import Game
+from provost.tools.cli import main
 
 from caylus_scenarios import choose, counter, empty_road_after_neutrals, give
 

@@ -10,8 +10,8 @@ import functools
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 from tests.test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, counting_position
 
 FIRST_BROKER = "Choose your first broker and its face"

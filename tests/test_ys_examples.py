@@ -31,8 +31,8 @@ import random
 
 import pytest
 
-from dsl.loader import load_checked
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 
 BLUE, ORANGE, PURPLE, YELLOW = range(4)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from provost.interpreter.engine import Game
 
 from test_ys_characters import FIRST_BROKER, PLAY, place_two
 from test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, counting_position, piece, ys, ys_variant

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import random
 
-from interpreter.engine import Game
-from tools.cli import main
+from provost.interpreter.engine import Game
+from provost.tools.cli import main
 
 
 def _finish(g, seed):

@@ -324,7 +324,7 @@ def check_placement(ruleset) -> list[Diagnostic]:
 
 
 def check_attributes(ruleset) -> list[Diagnostic]:
-    """`x.NAME` reads one of the tile and space attributes in dsl.primitives.ATTRIBUTES."""
+    """`x.NAME` reads one of the tile and space attributes in provost.dsl.primitives.ATTRIBUTES."""
     m = model(ruleset)
     sym = m.sym
     known = sorted(P.ATTRIBUTES)

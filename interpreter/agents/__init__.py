@@ -1,6 +1,6 @@
 """Agents that choose options for players, and the loop that plays a game with them.
 
-    from interpreter.agents import make_agent, play_game
+    from provost.interpreter.agents import make_agent, play_game
     agents = [make_agent(name, seed=7, seat=i) for i, name in enumerate(["greedy", "random", "random"])]
     play_game(Game.new("caylus", players=3, seed=7), agents)
 
@@ -44,7 +44,7 @@ class UnknownAgent(ValueError):
     """An agent name that is not registered; the message lists the known ones."""
 
     def __init__(self, name: str):
-        from dsl.diagnostics import did_you_mean
+        from provost.dsl.diagnostics import did_you_mean
         super().__init__("unknown agent '%s'%s (known agents: %s)"
                          % (name, did_you_mean(name, AGENTS), ", ".join(AGENTS)))
         self.agent = name

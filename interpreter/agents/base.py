@@ -1,7 +1,7 @@
 """The agent protocol and what every agent shares.
 
 An agent is anything with ``choose(game, player) -> option id``.  Agents never
-touch the game: the driver (``interpreter.agents.play_game``) applies the id
+touch the game: the driver (``provost.interpreter.agents.play_game``) applies the id
 they return.  Every agent owns a ``random.Random`` seeded from the game seed
 and its seat (``agent_seed``), so a game played by bots is reproducible from
 (ruleset, players, seed, agent names) alone, in any process.

@@ -81,7 +81,7 @@ class HumanAgent(SeededAgent):
         return None
 
     def choose(self, game, player: int) -> str:
-        from dsl.diagnostics import did_you_mean
+        from provost.dsl.diagnostics import did_you_mean
 
         options = game.legal_options()
         self.show(game, player, options)

@@ -70,7 +70,7 @@ import math
 import random
 import time
 
-from dsl.diagnostics import RulesError
+from provost.dsl.diagnostics import RulesError
 
 from .. import nodes as N
 from .base import SeededAgent, is_null
@@ -447,7 +447,7 @@ class MCTSAgent(SeededAgent):
         out = [(m - b) / self.scale for m, b in zip(self._margins(game), base)]
         if game.finished:
             # The rank decides; the margin still tells a close second from a distant last.
-            from adapters.rewards import rank_rewards
+            from provost.interpreter.rewards import rank_rewards
             ranks = rank_rewards(game) + [0.0] * (n - game.s.humans)
             out = [r + v for r, v in zip(ranks, out)]
         return out

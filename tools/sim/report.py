@@ -17,7 +17,7 @@ Counting rules, the same for every ruleset (no game-specific code):
 - **Options**: every decision's option id is counted under its first two ``:`` fields
   (``place:gold_mine``, ``play:banker``, ``gem:blue``, ``broker:front``); ``verbs`` counts the first
   field alone.  Figures are per game.
-- **Buildings** (``tools.sim.runner._buildings``): an option ``build:KIND`` (``build:KIND/payment``
+- **Buildings** (``provost.tools.sim.runner._buildings``): an option ``build:KIND`` (``build:KIND/payment``
   counts for ``KIND``) is a building built; ``place:X`` and ``use:X`` are uses of ``X`` (a worker
   placed on it, or a building activated) when ``X`` is a building or a space of the rules, or a
   tile on the board (counted under its kind).  ``games`` is how many games had at least one.

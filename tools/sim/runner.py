@@ -1,7 +1,7 @@
 """Playing many seeded games: one game, a batch of games, and the backends that run batches.
 
 Game ``i`` of a sim seeded ``S`` is ``Game.new(rules, players, seed=S + i)`` played by
-``make_agent(name, S + i, seat)`` in every seat through ``interpreter.agents.play_game``, so
+``make_agent(name, S + i, seat)`` in every seat through ``provost.interpreter.agents.play_game``, so
 any game of a sim can be replayed alone with ``provost play RULESET --seed S+i --agents ...``.
 A game's result is a *record* (a small JSON-able dict, see ``play_one``); records never
 depend on the process that played them.
@@ -39,7 +39,7 @@ NEUTRAL = "neutral"
 class SimSpec:
     """What to play: loaded rules, the number of deciding players, one agent name per seat, the root seed."""
 
-    rules: object          # dsl.loader.Ruleset (picklable)
+    rules: object          # provost.dsl.loader.Ruleset (picklable)
     players: int
     agents: tuple          # one name per seat: the deciding seats' agents, then NEUTRAL for each neutral seat
     seed: int = 0
@@ -133,8 +133,8 @@ def play_one(spec: SimSpec, index: int) -> dict:
     "zones": {zone: per seat sorted items}}``,
     or, if the engine raised, ``{"game", "seed", "digest", "decisions", "error": "Type: message"}``.
     """
-    from interpreter.agents import make_agent, play_game
-    from interpreter.engine import Game
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
 
     seed = spec.seed + index
     counts: dict[str, int] = {}
@@ -200,7 +200,7 @@ def _mp_context():
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         # Workers fork from a server that has already imported the engine (if it is not running yet).
-        ctx.set_forkserver_preload(["tools.sim.runner", "interpreter.engine", "interpreter.agents"])
+        ctx.set_forkserver_preload(["provost.tools.sim.runner", "provost.interpreter.engine", "provost.interpreter.agents"])
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, sort_key
-from dsl.source import is_bare_name
-from tools.failures import EXIT_CODES, Interrupted, failure_object
+from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, sort_key
+from provost.dsl.source import is_bare_name
+from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object
 
 CHECK_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 """Files `check` picks up when given a folder."""
@@ -106,12 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
     p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=_dispatch("play", "tools.commands_play", "run_play"))
+    p.set_defaults(func=_dispatch("play", "provost.tools.cli.commands_play", "run_play"))
 
     p = sub.add_parser("replay", parents=[common], help="replay a game log and verify it reproduces")
     p.add_argument("log", metavar="LOG")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=_dispatch("replay", "tools.commands_play", "run_replay"))
+    p.set_defaults(func=_dispatch("replay", "provost.tools.cli.commands_play", "run_replay"))
 
     p = sub.add_parser("sim", parents=[common], help="play many seeded games and summarise the results")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -126,13 +126,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
-    p.set_defaults(func=_dispatch("sim", "tools.commands_sim", "run_sim"))
+    p.set_defaults(func=_dispatch("sim", "provost.tools.cli.commands_sim", "run_sim"))
 
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")
     p.add_argument("-o", "--output", metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
-    p.set_defaults(func=_dispatch("graph", "tools.commands_graph", "run_graph"))
+    p.set_defaults(func=_dispatch("graph", "provost.tools.cli.commands_graph", "run_graph"))
 
     p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -143,21 +143,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
     p.add_argument("base", metavar="BASE", help=RULESET_HELP)
     p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
-    p.set_defaults(func=_dispatch("diff", "tools.commands_diff", "run_diff"))
+    p.set_defaults(func=_dispatch("diff", "provost.tools.cli.commands_diff", "run_diff"))
 
     p = sub.add_parser("explain", parents=[common], help="say why an option was not legal at a point of a logged game")
     p.add_argument("log", metavar="LOG")
     p.add_argument("--at", type=_positive_int, required=True, metavar="N", help="the decision number (from 1)")
     p.add_argument("option", metavar="OPTION")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=_dispatch("explain", "tools.commands_explain", "run_explain"))
+    p.set_defaults(func=_dispatch("explain", "provost.tools.cli.commands_explain", "run_explain"))
 
     p = sub.add_parser("rulebook", parents=[common], help="write a rulebook generated from the rule file")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--format", choices=("md", "html"), default="md")
     p.add_argument("-o", "--output", metavar="FILE")
-    p.set_defaults(func=_dispatch("rulebook", "tools.commands_rulebook", "run_rulebook"))
+    p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
 
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
     p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP)
@@ -205,7 +205,7 @@ def _dispatch(command: str, module: str, func: str) -> Callable[[argparse.Namesp
 
 
 def _loader(command: str) -> ModuleType:
-    return _import_optional("dsl.loader", command)
+    return _import_optional("provost.dsl.loader", command)
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = counts["errors"] > 0 or (args.strict and counts["warnings"] > 0)
     if args.format == "json":
         report = {"ok": not failed, "files": files, "diagnostics": [d.to_dict() for d in diags], **counts}
-        if failed:  # the same "error" as every command's failure object (tools.failures)
+        if failed:  # the same "error" as every command's failure object (provost.tools.cli.failures)
             report["error"] = failure_object("input", _plural(counts["errors"], "error") + ", "
                                              + _plural(counts["warnings"], "warning"))["error"]
         print(json.dumps(report, indent=2))
@@ -299,7 +299,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
     loader = _loader("variants")
     shipped = _attr(loader, "list_shipped", "variants")()
     if args.ruleset is not None:
-        # RULESET as everywhere: a bare shipped name, else a path (dsl.source.is_bare_name).
+        # RULESET as everywhere: a bare shipped name, else a path (provost.dsl.source.is_bare_name).
         names = [r["name"] for r in shipped]
         named = [r for r in shipped if r["name"] == args.ruleset] if is_bare_name(args.ruleset) else []
         if named:

@@ -16,8 +16,8 @@ import shutil
 import subprocess
 import sys
 
-from dsl.diagnostics import UsageError
-from tools.failures import cannot_write, check_writable, write_text
+from provost.dsl.diagnostics import UsageError
+from provost.tools.cli.failures import cannot_write, check_writable, write_text
 
 DOT_SUFFIXES = (".dot", ".gv")
 IMAGE_SUFFIXES = (".svg", ".png")
@@ -25,15 +25,15 @@ IMAGE_SUFFIXES = (".svg", ".png")
 
 def build(ruleset, kind: str):
     """The networkx graph of a checked ruleset."""
-    from dsl.graph.dot import deps_graph, road_graph
+    from provost.dsl.graph.dot import deps_graph, road_graph
     return road_graph(ruleset) if kind == "road" else deps_graph(ruleset)
 
 
 def run_graph(args) -> int:
-    from dsl.checks import run_checks
-    from dsl.diagnostics import sort_key
-    from dsl.graph.dot import to_dot
-    from dsl.loader import _resolve, resolve_path
+    from provost.dsl.checks import run_checks
+    from provost.dsl.diagnostics import sort_key
+    from provost.dsl.graph.dot import to_dot
+    from provost.dsl.loader import _resolve, resolve_path
 
     output = getattr(args, "output", None)
     suffix = os.path.splitext(output)[1].lower() if output else ""
@@ -92,7 +92,7 @@ def _matplotlib(g, output: str, fmt: str) -> int:
     import matplotlib.pyplot as plt
     import networkx as nx
 
-    from dsl.graph.dot import positions
+    from provost.dsl.graph.dot import positions
 
     pos = positions(g)
     width = max(6.0, min(60.0, 1.5 * (1 + max((x for x, _ in pos.values()), default=1))))

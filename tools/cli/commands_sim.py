@@ -6,7 +6,7 @@
 
 Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
 agents are given as for ``provost play`` (a short list repeats its last name; ``human`` is
-refused).  The report (``tools.sim.report`` documents every counting rule): win rate by
+refused).  The report (``provost.tools.sim.report`` documents every counting rule): win rate by
 seat and by agent with Wilson 95% intervals, scores by seat, game length, buildings built and
 used, final resources, per-player zones at the end and option frequencies.
 
@@ -26,7 +26,7 @@ Exit codes: 0 ok; 1 the rules have errors, or a game raised an engine error (lis
 report's ``errors``); 2 usage errors (unknown agent, more agents than deciding players, player
 count out of range, a missing optional dependency, a plot file that cannot be written); 130
 interrupted.  With ``--format json`` the report starts with ``"ok"``; a failed or interrupted sim
-adds ``"error"`` as every command's failure object does (``tools.failures``), and a sim that
+adds ``"error"`` as every command's failure object does (``provost.tools.cli.failures``), and a sim that
 cannot start prints that failure object alone.
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ import os
 import sys
 import time
 
-from dsl.diagnostics import UsageError
-from tools.failures import cannot_write, check_writable, failure_object
+from provost.dsl.diagnostics import UsageError
+from provost.tools.cli.failures import cannot_write, check_writable, failure_object
 
 STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 """Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
@@ -46,13 +46,13 @@ STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 
 def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int):
     """The SimSpec of one ruleset/variant (neutral seats last, as the engine has them), or UsageError."""
-    from interpreter.agents import UnknownAgent
-    from interpreter.engine import Game, players_out_of_range
-    from interpreter.gamelog import load_rules
-    from tools.commands_play import resolve_agents
-    from tools.sim.runner import NEUTRAL, SimSpec
+    from provost.interpreter.agents import UnknownAgent
+    from provost.interpreter.engine import Game, players_out_of_range
+    from provost.interpreter.gamelog import load_rules
+    from provost.tools.cli.commands_play import resolve_agents
+    from provost.tools.sim.runner import NEUTRAL, SimSpec
 
-    rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
+    rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     problem = players_out_of_range(rs, players) if players is not None else None
     if problem:
         raise UsageError(problem)
@@ -71,7 +71,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
 
 def _progress(total: int):
     """A rich progress bar on stderr when stderr is a terminal, else None."""
-    from tools.sim.runner import stderr_is_tty
+    from provost.tools.sim.runner import stderr_is_tty
 
     if not stderr_is_tty():
         return None
@@ -83,8 +83,8 @@ def _progress(total: int):
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    from tools.sim.report import Aggregate, compare, render_compare_text, render_text
-    from tools.sim.runner import RayBackend, RayUnavailable, make_backend, make_tasks
+    from provost.tools.sim.report import Aggregate, compare, render_compare_text, render_text
+    from provost.tools.sim.runner import RayBackend, RayUnavailable, make_backend, make_tasks
 
     compare_variant = getattr(args, "compare", None)
     plot_path = getattr(args, "plot", None)
@@ -92,7 +92,7 @@ def run_sim(args: argparse.Namespace) -> int:
     address = getattr(args, "address", None)
 
     if plot_path:
-        from tools.sim.plot import PlotUnavailable, require_matplotlib
+        from provost.tools.sim.plot import PlotUnavailable, require_matplotlib
         try:
             require_matplotlib()
         except PlotUnavailable as e:
@@ -170,7 +170,7 @@ def run_sim(args: argparse.Namespace) -> int:
     out = {**failure, **out}  # the report, with "ok" (and "error") first, as every command's JSON
 
     if plot_path:  # before the report, so that a late failure still leaves one JSON object on stdout
-        from tools.sim.plot import write_plot
+        from provost.tools.sim.plot import write_plot
         try:
             write_plot(plot_path, reports)
         except OSError as e:

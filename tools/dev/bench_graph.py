@@ -1,6 +1,6 @@
 """How `check_file` time grows with the size of a game: generated rulesets of N buildings.
 
-    python -m tools.bench_graph [--sizes 10,100,1000] [--runs 3] [--budget 2.0] [--keep DIR]
+    python -m provost.tools.dev.bench_graph [--sizes 10,100,1000] [--runs 3] [--budget 2.0] [--keep DIR]
 
 Each generated ruleset is a Caylus-shaped game: special spaces activated before the road (one of
 them moves workers like the gate, one sells like the trading post), a road of N + N/4 slots,
@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
@@ -158,10 +158,10 @@ def generate(n: int) -> str:
 
 
 def measure(path: str, runs: int) -> dict:
-    from dsl.checks.model import shared_model
-    from dsl.graph import GRAPH_CHECKS
-    from dsl.graph.model import _cache
-    from dsl.loader import _resolve, check_file
+    from provost.dsl.checks.model import shared_model
+    from provost.dsl.graph import GRAPH_CHECKS
+    from provost.dsl.graph.model import _cache
+    from provost.dsl.loader import _resolve, check_file
     totals, graphs = [], []
     diags = []
     for _ in range(runs):
@@ -179,7 +179,7 @@ def measure(path: str, runs: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tools.bench_graph", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_graph", description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="10,100,1000", help="comma-separated building counts (default 10,100,1000)")
     p.add_argument("--runs", type=int, default=3, help="timed runs per size (median; default 3)")
     p.add_argument("--budget", type=float, default=None, metavar="S",
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     folder = args.keep or tempfile.mkdtemp(prefix="provost-bench-graph-")
     os.makedirs(folder, exist_ok=True)
-    from dsl.loader import check_file
+    from provost.dsl.loader import check_file
     warm = os.path.join(folder, "warm.rules")
     with open(warm, "w") as fh:
         fh.write(generate(5))

@@ -1,8 +1,8 @@
 """Soak test for Caylus 1303: many complete games by bots, invariants checked after every decision.
 
-    python -m tools.soak_1303                       # 2..5 players x 200 seeds, random agents
-    python -m tools.soak_1303 --greedy --seeds 20   # plus a greedy agent in one seat
-    python -m tools.soak_1303 --players 4 --seeds 50 --jobs 4 --json
+    python -m provost.tools.dev.soak_1303                       # 2..5 players x 200 seeds, random agents
+    python -m provost.tools.dev.soak_1303 --greedy --seeds 20   # plus a greedy agent in one seat
+    python -m provost.tools.dev.soak_1303 --players 4 --seeds 50 --jobs 4 --json
 
 After every decision (``Invariants1303.check``):
 
@@ -34,7 +34,7 @@ HOUSES = 10
 PROVOST_MAX = 26
 
 
-from tools.soak import InvariantError  # noqa: E402 - one error type for every soak
+from provost.tools.dev.soak import InvariantError  # noqa: E402 - one error type for every soak
 
 
 class Invariants1303:
@@ -125,15 +125,15 @@ class Invariants1303:
 
 
 def play_checked(rs, players: int, seed: int, agent_names: list[str]):
-    """One game with the 1303 invariants after every decision (the runner is tools.soak's)."""
-    from tools.soak import play_checked as run
+    """One game with the 1303 invariants after every decision (the runner is provost.tools.dev.soak's)."""
+    from provost.tools.dev.soak import play_checked as run
     return run(rs, players, seed, agent_names, invariants=Invariants1303)
 
 
 def _job(task):
     players, seed, agents = task
     if _job.rs is None:
-        from dsl.loader import load_checked
+        from provost.dsl.loader import load_checked
         _job.rs = load_checked("caylus1303", _job.variant)
     t = time.perf_counter()
     try:
@@ -192,7 +192,7 @@ def run(player_counts, seeds, first_seed=0, greedy=False, jobs=1, progress=False
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.soak_1303", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.soak_1303", description=__doc__.split("\n\n")[0])
     ap.add_argument("--variant", help="a shipped variant of caylus1303, e.g. first_game")
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--seeds", type=int, default=200, help="seeds per player count (default 200)")

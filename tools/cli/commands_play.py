@@ -14,7 +14,7 @@ Exit codes: 0 ok; 1 the rules have errors, the log is missing or the replay
 diverged (the first diverging line of the log is named); 2 usage errors
 (unknown agent, player count out of range, unwritable log, the input of a
 human seat ended); 130 a human gave up (Ctrl-C or ``quit``).  With ``--format
-json`` a failure is one JSON object too (``tools.failures.failure_object``).
+json`` a failure is one JSON object too (``provost.tools.cli.failures.failure_object``).
 """
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ import json
 import os
 import sys
 
-from dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError
 
 
 def resolve_agents(names: list[str] | None, players: int) -> list[str]:
     """One agent name per seat: default all random; a short list repeats its last name."""
-    from interpreter.agents import AGENTS, UnknownAgent
+    from provost.interpreter.agents import AGENTS, UnknownAgent
 
     names = list(names) if names else ["random"]
     if len(names) > players:
@@ -45,12 +45,12 @@ def _decisions(game) -> str:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from interpreter.agents import HumanAgent, HumanInputEnded, HumanQuit, UnknownAgent, make_agent, play_game
-    from interpreter.engine import Game, players_out_of_range
-    from interpreter.gamelog import GameLogWriter, load_rules
-    from tools.failures import Interrupted, cannot_write
+    from provost.interpreter.agents import HumanAgent, HumanInputEnded, HumanQuit, UnknownAgent, make_agent, play_game
+    from provost.interpreter.engine import Game, players_out_of_range
+    from provost.interpreter.gamelog import GameLogWriter, load_rules
+    from provost.tools.cli.failures import Interrupted, cannot_write
 
-    rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (tools.cli)
+    rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     problem = players_out_of_range(rs, args.players) if args.players is not None else None
     if problem:
         raise UsageError(problem)
@@ -113,8 +113,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from interpreter.gamelog import check_log
-    from tools.failures import failure_object
+    from provost.interpreter.gamelog import check_log
+    from provost.tools.cli.failures import failure_object
 
     r = check_log(args.log)     # a missing log or a folder is a P005 diagnostic, as in `check`
     if args.format == "json":

@@ -1,19 +1,9 @@
-"""`provost diff BASE VARIANT`: what a variant changes, rule by rule, in plain words."""
+"""What a variant changes, rule by rule, in plain words (``provost diff``, the rulebook's
+"What this variant changes")."""
 from __future__ import annotations
 
-import sys
-
-from dsl.diagnostics import RulesError
-from dsl.loader import _decl_key, parse_file, resolve_path, variant_base
-from dsl.prose import Prose
-from dsl.source import is_bare_name
-
-
-def _variant_path(base: str, variant: str) -> str:
-    # The same naming rule as RULESET: a bare name is a variant of BASE, anything else a file.
-    if not is_bare_name(variant):
-        return variant
-    return resolve_path(base, variant)
+from .loader import _decl_key
+from .prose import Prose
 
 
 def describe(base_decls: list[dict], variant: dict) -> list[str]:
@@ -60,19 +50,3 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
             if "body" in ch:
                 out.extend("      " + line for line in prose.block(ch["body"]))
     return out
-
-
-def run_diff(args) -> int:
-    path = _variant_path(args.base, args.variant)
-    ir, diags = parse_file(path)
-    if ir is None or any(d.severity == "error" for d in diags):
-        raise RulesError([d for d in diags if d.severity == "error"])
-    head = ir["decls"][0] if ir["decls"] else None
-    if head is None or head["kind"] != "variant":
-        print("provost: error: %s is not a variant" % path, file=sys.stderr)
-        return 2
-    base, more = variant_base(head, path)
-    if base is None:
-        raise RulesError([d for d in more if d.severity == "error"] or diags)
-    print("\n".join(describe(base.decls, head)))
-    return 0

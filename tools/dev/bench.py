@@ -1,8 +1,8 @@
 """Benchmark: random games of a ruleset on one core.
 
-    python -m tools.bench                       # caylus, 200 four-player games
-    python -m tools.bench ys --games 100 --players 3 --profile
-    python -m tools.bench caylus --json
+    python -m provost.tools.dev.bench                       # caylus, 200 four-player games
+    python -m provost.tools.dev.bench ys --games 100 --players 3 --profile
+    python -m provost.tools.dev.bench caylus --json
 
 Reports load (parse + check + compile) time, games/s, decisions/s, decisions
 per game, mean rounds, the mean time of ``g.clone()`` and of a
@@ -28,7 +28,7 @@ import time
 
 def play_games(rs, games: int, players: int, seed: int, sample_every: int = 25):
     """Play ``games`` random games; returns (stats dict, sampled decision points)."""
-    from interpreter.engine import Game
+    from provost.interpreter.engine import Game
 
     decisions = rounds = 0
     samples = []
@@ -52,7 +52,7 @@ def play_games(rs, games: int, players: int, seed: int, sample_every: int = 25):
 
 
 def time_clones(samples, repeat: int = 20) -> dict:
-    from interpreter.engine import Game
+    from provost.interpreter.engine import Game
 
     clone_us, save_us, sizes = [], [], []
     for g in samples:
@@ -74,7 +74,7 @@ def time_clones(samples, repeat: int = 20) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.bench", description="Random-game benchmark of a ruleset.")
+    ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench", description="Random-game benchmark of a ruleset.")
     ap.add_argument("ruleset", nargs="?", default="caylus")
     ap.add_argument("--variant")
     ap.add_argument("--games", type=int, default=200)
@@ -84,8 +84,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
 
-    from dsl.loader import load_checked
-    from interpreter.program import program_for
+    from provost.dsl.loader import load_checked
+    from provost.interpreter.program import program_for
 
     t = time.perf_counter()
     rs = load_checked(args.ruleset, args.variant)
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     if prof:
         prof.disable()
     stats.update(time_clones(samples))
-    from interpreter.accelerate import status
+    from provost.interpreter.accelerate import status
 
     stats.update(ruleset=rs.name, variant=rs.variant, load_s=load_s, compile_s=compile_s,
                  profiled=bool(prof), python=sys.version.split()[0], engine=status())

@@ -1,6 +1,6 @@
 """Train the learned value (``interpreter/agents/value_model.py``) from seeded bot games.
 
-    python tools/train_value.py --ruleset caylus --players 4 --games 150 --first-seed 10000
+    python -m provost.tools.dev.train_value --ruleset caylus --players 4 --games 150 --first-seed 10000
 
 Plays ``--games`` games with ``--agents`` in every seat (greedy by default),
 records every player's features at the start of every round and fits, per round,
@@ -30,9 +30,9 @@ def seating(agents: list[str], players: int, seed: int, rotate: bool) -> list[st
 
 def record(ruleset, players, seed, agents, variant=None, rotate=False):
     """[(round, every player's features, every player's final score)] at the start of every round of one game."""
-    from interpreter.agents import make_agent
-    from interpreter.agents.value_model import features_for
-    from interpreter.engine import Game
+    from provost.interpreter.agents import make_agent
+    from provost.interpreter.agents.value_model import features_for
+    from provost.interpreter.engine import Game
 
     g = Game.new(ruleset, players=players, seed=seed, variant=variant)
     seats = [make_agent(name, seed, i) for i, name in enumerate(seating(agents, players, seed, rotate))]
@@ -76,8 +76,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="the model file (default: the agents' values directory)")
     a = ap.parse_args(argv)
 
-    from interpreter.agents.value_model import features_for, fit, model_path
-    from interpreter.engine import Game
+    from provost.interpreter.agents.value_model import features_for, fit, model_path
+    from provost.interpreter.engine import Game
 
     g = Game.new(a.ruleset, players=a.players, seed=a.first_seed, variant=a.variant)
     names = features_for(g.prog).names
@@ -124,5 +124,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     raise SystemExit(main())

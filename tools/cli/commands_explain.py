@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 
-from dsl.diagnostics import Diagnostic, RulesError, UsageError
-from dsl.source import input_problem
-from interpreter.engine import Game, IllegalOption
-from interpreter.explain import explain
-from interpreter.gamelog import _Diverged, _load_rules, _records
+from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError
+from provost.dsl.source import input_problem
+from provost.interpreter.engine import Game, IllegalOption
+from provost.interpreter.explain import explain
+from provost.interpreter.gamelog import _Diverged, _load_rules, _records
 
 
 def _log_error(log: str, line: int, code: str, message: str) -> RulesError:

@@ -1,18 +1,18 @@
 """Benchmark of `provost sim`: random games per second on one core, clone time, and --jobs scaling.
 
-    python -m tools.bench_sim                         # caylus, caylus1303, ys; 4 players; 200 games
-    python -m tools.bench_sim --games 100 --jobs 1,2 --json
-    python -m tools.bench_sim ys --games 400
+    python -m provost.tools.dev.bench_sim                         # caylus, caylus1303, ys; 4 players; 200 games
+    python -m provost.tools.dev.bench_sim --games 100 --jobs 1,2 --json
+    python -m provost.tools.dev.bench_sim ys --games 400
 
 For each ruleset, 4-player games by ``random`` agents (the same code path as ``provost sim``:
-``tools.sim.runner.play_one``, i.e. ``play_game`` with seeded agents and the option counting
+``provost.tools.sim.runner.play_one``, i.e. ``play_game`` with seeded agents and the option counting
 of the report):
 
 - **one core**: games played in this process; games/s and decisions/s by wall clock and by
   CPU time of this process (the CPU figure is what the engine costs when other processes
   compete for the cores; the wall figure is what a user waits for);
 - **clone**: the mean and median time of ``Game.clone()`` at decision points of those games
-  (``tools.bench.time_clones``);
+  (``provost.tools.dev.bench.time_clones``);
 - **scaling**: the same games through the local backend with ``--jobs 1`` and ``--jobs 2``
   (worker start-up included, as a user sees it), and the speed-up; the start-up of a pool
   (J workers playing one game each) is measured apart, and the speed-up without it is given
@@ -43,7 +43,7 @@ def _load() -> list[float] | None:
 
 
 def one_core(spec, games: int) -> dict:
-    from tools.sim.runner import play_one
+    from provost.tools.sim.runner import play_one
 
     play_one(spec, 10**6)  # warm-up: compiled lets and imports are not billed to the first game
     decisions = 0
@@ -61,7 +61,7 @@ def one_core(spec, games: int) -> dict:
 
 
 def clone_time(rs, players: int, seed: int) -> dict:
-    from tools.bench import play_games, time_clones
+    from provost.tools.dev.bench import play_games, time_clones
 
     _, samples = play_games(rs, 20, players, seed)
     t = time_clones(samples)
@@ -70,7 +70,7 @@ def clone_time(rs, players: int, seed: int) -> dict:
 
 
 def scaling(spec, games: int, jobs_list: list[int]) -> dict:
-    from tools.sim.runner import LocalBackend, make_tasks
+    from provost.tools.sim.runner import LocalBackend, make_tasks
 
     out = {}
     for jobs in jobs_list:
@@ -104,7 +104,7 @@ def scaling(spec, games: int, jobs_list: list[int]) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.bench_sim", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_sim", description=__doc__.split("\n")[0])
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
@@ -114,11 +114,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
 
-    from interpreter.engine import Game
-    from interpreter.gamelog import load_rules
-    from tools.sim.runner import SimSpec
+    from provost.interpreter.engine import Game
+    from provost.interpreter.gamelog import load_rules
+    from provost.tools.sim.runner import SimSpec
 
-    from interpreter.accelerate import status
+    from provost.interpreter.accelerate import status
 
     result = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_before": _load(),
               "engine": status(), "players": args.players, "games": args.games, "rulesets": {}}

@@ -1,13 +1,13 @@
 """Instructions per random game, counted by valgrind: a speed figure that other processes cannot disturb.
 
-    python -m tools.bench_instructions                    # caylus, caylus1303, ys; 5 four-player games each
-    python -m tools.bench_instructions ys --games 10 --json
-    git worktree add /tmp/before HEAD~5 && python -m tools.bench_instructions --tree /tmp/before   # a past engine
+    python -m provost.tools.dev.bench_instructions                    # caylus, caylus1303, ys; 5 four-player games each
+    python -m provost.tools.dev.bench_instructions ys --games 10 --json
+    git worktree add /tmp/before HEAD~5 && python -m provost.tools.dev.bench_instructions --tree /tmp/before   # a past engine
 
 Wall-clock and even CPU-time rates move by 10-30% when other processes share the cores (caches,
 hyper-threads, frequency); the number of instructions the interpreter executes for the same seeded
 games does not.  So an optimisation is measured here, on the same games before and after, and
-``tools.bench_sim`` gives the rates a user sees.
+``provost.tools.dev.bench_sim`` gives the rates a user sees.
 
 Each ruleset is run twice under ``valgrind --tool=callgrind``: once loading the rules and creating
 a game, once doing the same and then playing ``--games`` random games (seeds 0.., uniform over the
@@ -25,17 +25,20 @@ import subprocess
 import sys
 
 RULESETS = ("caylus", "caylus1303", "ys")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 # The measured work, run inside valgrind from a checkout given as argv[1] (so a past commit's engine can
 # be measured with today's tool): load the rules, create a game, then argv[3] random games.
 _CHILD = """
-import random, sys
+import random, sys, types
+# The checkout as the provost package without installing it (its folders are provost's subpackages).
 sys.path.insert(0, sys.argv[1])
-from dsl.loader import load_checked
-from interpreter.engine import Game
+provost = sys.modules["provost"] = types.ModuleType("provost")
+provost.__path__ = [sys.argv[1]]
+from provost.dsl.loader import load_checked
+from provost.interpreter.engine import Game
 rs = load_checked(sys.argv[2])
 players = int(sys.argv[4])
 Game.new(rs, players=players, seed=0)
@@ -66,7 +69,7 @@ def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.bench_instructions", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_instructions", description=__doc__.split("\n")[0])
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--players", type=int, default=4)

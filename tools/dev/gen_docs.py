@@ -2,8 +2,8 @@
 dsl/schema.json), the effect and function library (from dsl/primitives.py) and the diagnostic
 codes (from every module of dsl/ and interpreter/ that registers codes).
 
-    python -m tools.gen_docs            rewrite the sections between the markers in dsl/README.md
-    python -m tools.gen_docs --check    exit 1 if dsl/README.md is out of date (tests run this)
+    python -m provost.tools.dev.gen_docs            rewrite the sections between the markers in dsl/README.md
+    python -m provost.tools.dev.gen_docs --check    exit 1 if dsl/README.md is out of date (tests run this)
 
 A generated section sits between `<!-- BEGIN GENERATED: NAME -->` and
 `<!-- END GENERATED: NAME -->`; everything outside the markers is written by hand.
@@ -17,9 +17,9 @@ import pkgutil
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "dsl", "README.md")
-CODE_PACKAGES = ("dsl", "interpreter")   # every module in these is imported to collect its codes
+CODE_PACKAGES = ("provost.dsl", "provost.interpreter")   # every module in these is imported to collect its codes
 
 
 def _cell(text: str) -> str:
@@ -48,7 +48,7 @@ def _kinds(sig) -> str:
 
 
 def primitives_markdown() -> str:
-    from dsl import primitives as P
+    from provost.dsl import primitives as P
 
     out = ["### Effects (statements)", "",
            "Called as `NAME ARG1, ARG2, KEY = VALUE`. *Arguments* is how many positional arguments it takes; "
@@ -85,7 +85,7 @@ def primitives_markdown() -> str:
 
 def declarations_markdown() -> str:
     """Each declaration kind's head and IR fields, from dsl/schema.json."""
-    from dsl.schema import schema_document
+    from provost.dsl.schema import schema_document
 
     defs = schema_document()["$defs"]
     kinds = defs["decl"]["properties"]["kind"]["enum"]
@@ -112,7 +112,7 @@ def import_code_modules() -> None:
 
 def codes_markdown() -> str:
     import_code_modules()
-    from dsl.diagnostics import write_codes_table_markdown
+    from provost.dsl.diagnostics import write_codes_table_markdown
     return write_codes_table_markdown()
 
 
@@ -138,7 +138,7 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tools.gen_docs", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m provost.tools.dev.gen_docs", description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="exit 1 if dsl/README.md is out of date")
     args = p.parse_args(argv)
     with open(README, encoding="utf-8") as fh:
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     fresh = render(text)
     if args.check:
         if fresh != text:
-            print("dsl/README.md is out of date: run 'python -m tools.gen_docs'", file=sys.stderr)
+            print("dsl/README.md is out of date: run 'python -m provost.tools.dev.gen_docs'", file=sys.stderr)
             return 1
         return 0
     if fresh != text:

@@ -1,8 +1,8 @@
 """Soak test for Ys and its variants: many seeded games by bots, invariants after every decision.
 
-    python -m tools.soak_ys                          # 4 players, 200 seeds, random and greedy-in-a-seat
-    python -m tools.soak_ys --variant kings_favor --seeds 50 --agents random
-    python -m tools.soak_ys --variant two_players --players 2
+    python -m provost.tools.dev.soak_ys                          # 4 players, 200 seeds, random and greedy-in-a-seat
+    python -m provost.tools.dev.soak_ys --variant kings_favor --seeds 50 --agents random
+    python -m provost.tools.dev.soak_ys --variant two_players --players 2
 
 Invariants: every gem is in the bank or with a player (the bank's 30/30/30/30/20
 never change in total); no negative count; victory points never go down; every
@@ -16,9 +16,9 @@ import random
 import sys
 import time
 
-from dsl.loader import load_checked
-from interpreter.agents import make_agent
-from interpreter.engine import Game
+from provost.dsl.loader import load_checked
+from provost.interpreter.agents import make_agent
+from provost.interpreter.engine import Game
 
 TOTALS = {"blue": 30, "green": 30, "yellow": 30, "red": 30, "black": 20}
 

@@ -1,7 +1,7 @@
 """MCTS against greedy: one MCTS seat (rotating) and greedy elsewhere, many seeded games.
 
-    python tools/bench_mcts.py --games 40 --budget 100 --players 4 --out mcts.jsonl
-    python tools/bench_mcts.py --summary mcts.jsonl
+    python -m provost.tools.dev.bench_mcts --games 40 --budget 100 --players 4 --out mcts.jsonl
+    python -m provost.tools.dev.bench_mcts --summary mcts.jsonl
 
 Each game prints one JSON line: seed, MCTS seat, scores, winners, the MCTS
 seat's rank, how many greedy seats it outscored, wall time and the MCTS
@@ -41,8 +41,8 @@ def _parse_value(text: str):
 
 
 def play_one(ruleset, players, seed, seat, spec, policy=None, variant=None, settings=None):
-    from interpreter.agents import make_agent, play_game
-    from interpreter.engine import Game
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
 
     names = ["greedy"] * players
     names[seat] = spec
@@ -129,5 +129,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.abspath(__file__))))
     raise SystemExit(main())

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import sys
 
-from dsl.diagnostics import RulesError
-from dsl.loader import load, parse_file, resolve_path, variant_base
-from dsl.rulebook import markdown, to_html
-from tools.failures import check_writable, write_text
+from provost.dsl.diagnostics import RulesError
+from provost.dsl.loader import load, parse_file, resolve_path, variant_base
+from provost.dsl.rulebook import markdown, to_html
+from provost.tools.cli.failures import check_writable, write_text
 
 
 def build(ruleset: str, variant: str | None, fmt: str) -> str:

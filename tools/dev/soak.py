@@ -1,7 +1,7 @@
 """Soak test: many complete Caylus games by bots, invariants checked after every decision.
 
-    python -m tools.soak                      # P in 3..5, 200 seeds each, all-random and greedy-in-a-seat
-    python -m tools.soak --seeds 20 --players 4 --jobs 2
+    python -m provost.tools.dev.soak                      # P in 3..5, 200 seeds each, all-random and greedy-in-a-seat
+    python -m provost.tools.dev.soak --seeds 20 --players 4 --jobs 2
 
 For every player count P and seed S it plays two games: all random agents, and
 greedy in seat S mod P with random elsewhere.  After every decision it checks
@@ -120,8 +120,8 @@ def play_checked(rs, players: int, seed: int, agent_names: list[str], invariants
     ``check_end(game)``); Caylus's by default.  Raises ``InvariantError`` (with the decision
     number) on the first violation.
     """
-    from interpreter.agents import make_agent, play_game
-    from interpreter.engine import Game
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
 
     game = Game.new(rs, players=players, seed=seed)
     inv = (invariants or CaylusInvariants)(game)
@@ -145,7 +145,7 @@ def play_checked(rs, players: int, seed: int, agent_names: list[str], invariants
 
 def _job(task):
     ruleset, players, seed, agents = task
-    from dsl.loader import load_checked
+    from provost.dsl.loader import load_checked
 
     rs = _job.rs.get(ruleset)
     if rs is None:
@@ -174,7 +174,7 @@ def tasks(ruleset: str, player_counts, seeds: int, first_seed: int = 0, greedy: 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.soak", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.soak", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", default="caylus")
     ap.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
     ap.add_argument("--seeds", type=int, default=200, help="seeds per player count (default 200)")

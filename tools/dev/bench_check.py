@@ -1,6 +1,6 @@
 """How long parse + check of a rule file takes in a fresh process, beyond interpreter start-up.
 
-    python -m tools.bench_check [PATH ...] [--runs N] [--budget MS]
+    python -m provost.tools.dev.bench_check [PATH ...] [--runs N] [--budget MS]
 
 For each file, runs `python -c "<import the loader and check PATH>"` and a bare
 `python -c pass` alternately, N times each (after one warm-up run that also fills the grammar
@@ -24,12 +24,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT = os.path.join(ROOT, "rulesets", "caylus.rules")
 BUDGET_MS = 150.0
 
 CHECK = ("import sys\n"
-         "from dsl.loader import check_file\n"
+         "from provost.dsl.loader import check_file\n"
          "diags = check_file(sys.argv[1])\n"
          "sys.exit(1 if any(d.severity == 'error' for d in diags) else 0)\n")
 
@@ -78,7 +78,7 @@ def measure(path: str, runs: int = 5, cold: bool = False) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tools.bench_check", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_check", description=__doc__.splitlines()[0])
     p.add_argument("paths", nargs="*", default=[DEFAULT], metavar="PATH")
     p.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
     p.add_argument("--cold-bytecode", action="store_true", help="measure without a bytecode cache")

@@ -1,7 +1,7 @@
 """How a command fails: the exceptions commands raise and the CLI turns into exit codes.
 
-- ``dsl.diagnostics.RulesError``: the input has errors -- exit 1, its diagnostics printed;
-- ``dsl.diagnostics.UsageError``: the command was asked for something that is not there (an
+- ``provost.dsl.diagnostics.RulesError``: the input has errors -- exit 1, its diagnostics printed;
+- ``provost.dsl.diagnostics.UsageError``: the command was asked for something that is not there (an
   unknown name, an output that cannot be written, a human seat without input) -- exit 2;
 - ``Interrupted``: the user stopped it (Ctrl-C, or ``quit`` at a human prompt) -- exit 130.
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from dsl.diagnostics import Diagnostic, UsageError
+from provost.dsl.diagnostics import Diagnostic, UsageError
 
 EXIT_CODES = {"input": 1, "usage": 2, "internal": 2, "interrupted": 130}
 """The kinds of failure in a JSON failure object, and the exit code of each."""

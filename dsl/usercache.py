@@ -1,0 +1,105 @@
+"""Files provost keeps in the user's own cache directory, and only there.
+
+What is cached (the grammar's parse tables, compiled rules) is derived data: losing it costs
+time, trusting a planted copy would cost correctness or worse.  So a cached file is read only
+when its directory and the file belong to this user and nobody else can write them, it is never
+reached through a symbolic link, it is written to a temporary file and renamed into place
+(readers see the old file or the new one, never half of one), and its format is data (JSON),
+never a pickle.  Any doubt means "no cache": the caller rebuilds.
+
+The directory is ``platformdirs.user_cache_dir("provost")`` (``~/.cache/provost`` on Linux,
+``$XDG_CACHE_HOME/provost`` when that is set); ``PROVOST_CACHE_DIR`` overrides it, and
+``PROVOST_NO_CACHE=1`` turns caching off.
+"""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+
+CACHE_ENV = "PROVOST_CACHE_DIR"
+NO_CACHE_ENV = "PROVOST_NO_CACHE"
+MAX_BYTES = 64 * 1024 * 1024        # no cached file of provost's comes near this
+
+
+def switch_on(name: str) -> bool:
+    """An environment switch: ``1``/``true``/``yes``/``on`` is on; unset, ``0`` or anything else off."""
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def cache_dir() -> str | None:
+    """The user's provost cache directory, created private if missing; None when unusable."""
+    if switch_on(NO_CACHE_ENV):
+        return None
+    path = os.environ.get(CACHE_ENV)
+    if not path:
+        try:
+            import platformdirs
+        except ImportError:     # pragma: no cover - a declared dependency
+            return None
+        path = platformdirs.user_cache_dir("provost", appauthor=False)
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return path if _private(path, directory=True) else None
+
+
+def _private(path: str, directory: bool) -> bool:
+    """True when PATH is (not through a link) a directory or regular file that only this user can write."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    kind_ok = stat.S_ISDIR(st.st_mode) if directory else stat.S_ISREG(st.st_mode)
+    if not kind_ok:
+        return False
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return False
+    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def read_json(name: str):
+    """The cached JSON document NAME, or None (missing, not private, unreadable or not JSON)."""
+    base = cache_dir()
+    if base is None:
+        return None
+    path = os.path.join(base, name)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if (not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES
+                    or (hasattr(os, "getuid") and st.st_uid != os.getuid())
+                    or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+                return None
+            return json.loads(f.read(MAX_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def write_json(name: str, document) -> bool:
+    """Write DOCUMENT as the cached file NAME atomically; False when there is no usable cache."""
+    base = cache_dir()
+    if base is None:
+        return False
+    try:
+        fd, tmp = tempfile.mkstemp(dir=base, prefix=".tmp-", suffix=".json")   # mode 0600, never a link
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(document, f, separators=(",", ":"))
+        os.replace(tmp, os.path.join(base, name))   # replaces a planted link itself, never its target
+        return True
+    except (OSError, TypeError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False

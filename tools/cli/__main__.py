@@ -1,0 +1,6 @@
+"""``python -m provost.tools.cli``: the ``provost`` command."""
+import sys
+
+from . import main
+
+sys.exit(main())
