@@ -128,6 +128,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
     p.set_defaults(func=_dispatch("sim", "provost.tools.cli.commands_sim", "run_sim"))
 
+    p = sub.add_parser("rate", parents=[common], help="rate agents by a seeded round robin (openskill)")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--agents", type=_agent_list, required=True, metavar="a,b,...", help="the agents to rate")
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, metavar="N")
+    p.add_argument("--games", type=_positive_int, default=200, metavar="G", help="games in all (default 200)")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("rate", "provost.tools.cli.commands_rate", "run_rate"))
+
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")
