@@ -451,10 +451,15 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
 
 
 # ------------------------------------------------------------------ public entry points
+def digest_of(decls: list[dict]) -> str:
+    """The rules' digest: saves and logs name it, and a changed rule changes it."""
+    return hashlib.sha256(json.dumps(decls, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
     from .checks import run_checks
     diags = diags + run_checks(rs)
-    rs.digest = hashlib.sha256(json.dumps(rs.decls, sort_keys=True).encode()).hexdigest()[:16]
+    rs.digest = digest_of(rs.decls)
     return diags
 
 

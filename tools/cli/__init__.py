@@ -139,6 +139,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_dispatch("rate", "provost.tools.cli.commands_rate", "run_rate"))
 
+    p = sub.add_parser("sweep", parents=[common], help="vary rule numbers on the same seeds; paired differences")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--set", action="append", required=True, metavar="NAME=V1,V2,...",
+                   help="a let (NAME or NAME[KEY]) or DECLARATION.ATTRIBUTE and its values; repeat for a grid")
+    p.add_argument("--games", type=_positive_int, default=100, metavar="G", help="games per setting (default 100)")
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, metavar="N")
+    p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--plot", metavar="FILE.png", help="one panel per metric: differences with intervals")
+    p.set_defaults(func=_dispatch("sweep", "provost.tools.cli.commands_sweep", "run_sweep"))
+
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")

@@ -1,0 +1,88 @@
+"""provost sweep: rule numbers changed in the IR, games on the same seeds, paired t intervals."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from provost.dsl.diagnostics import UsageError
+from provost.dsl.loader import load_checked
+from provost.dsl.overrides import with_settings
+from provost.interpreter.engine import Game
+from provost.tools.sim.stats import paired_difference, t_quantile
+from provost.tools.sim.sweep import parse_sets, settings_grid
+from tests.cli_run import run_cli
+
+
+@pytest.mark.parametrize("df, expected", [(1, 12.7062), (4, 2.7764), (9, 2.2622), (29, 2.0452), (1000, 1.9623)])
+def test_t_quantiles_match_the_tables(df, expected):
+    assert t_quantile(0.975, df) == pytest.approx(expected, abs=2e-4)
+
+
+def test_paired_difference_uses_the_differences_spread():
+    base = [10, 20, 30, 40, 50]
+    other = [12, 21, 33, 41, 53]            # differences 2, 1, 3, 1, 3: mean 2, sd 1
+    d = paired_difference(base, other)
+    half = 2.7764 * 1 / 5 ** 0.5
+    assert d["diff"] == 2 and d["ci95"] == pytest.approx([2 - half, 2 + half], abs=1e-3)
+    assert d["significant"] and d["n"] == 5
+
+
+def test_a_table_let_is_set_whole_or_by_key():
+    rs = load_checked("caylus")
+    whole, diags = with_settings(rs, {"start_money": 11})
+    assert whole is not None and whole.digest != rs.digest
+    table = next(d for d in whole.decls if d["kind"] == "let" and d["name"] == "start_money")["value"]
+    assert [item[1]["v"] for item in table["items"]] == [11] * 5
+    one, _ = with_settings(rs, {"start_money[4]": 2})
+    table = next(d for d in one.decls if d["kind"] == "let" and d["name"] == "start_money")["value"]
+    assert [item[1]["v"] for item in table["items"]] == [5, 6, 6, 2, 7]
+    # the original is untouched
+    table = next(d for d in rs.decls if d["kind"] == "let" and d["name"] == "start_money")["value"]
+    assert [item[1]["v"] for item in table["items"]] == [5, 6, 6, 7, 7]
+
+
+def test_a_changed_number_changes_the_game():
+    rs = load_checked("caylus")
+    richer, _ = with_settings(rs, {"start_money": 20})
+    before = Game.new(rs, players=4, seed=1).observation(0)["counters"]["denier"]
+    after = Game.new(richer, players=4, seed=1).observation(0)["counters"]["denier"]
+    # start money is by seat (5, 6, 6, 7 deniers), and the 2 deniers of income come before seat 0 decides
+    assert before == [7, 8, 8, 9] and after == [22, 22, 22, 22]
+
+
+@pytest.mark.parametrize("setting, message", [
+    ({"nope": 1}, "no let"), ({"start_money[9]": 1}, "no entry '9'"), ({"cubes": 1}, "not an integer"),
+    ({"gold_mine.colour": 1}, "no integer attribute"), ({"no_such_building.prestige": 1}, "no declaration"),
+    ({"start money": 1}, "write NAME"),
+])
+def test_bad_targets_are_usage_errors(setting, message):
+    with pytest.raises(UsageError, match=message):
+        with_settings(load_checked("caylus"), setting)
+
+
+def test_sets_make_a_grid_with_the_first_values_as_baseline():
+    grid = settings_grid(parse_sets(["a=1,2", "b=5,6,7"]))
+    assert grid[0] == {"a": 1, "b": 5} and len(grid) == 6
+    with pytest.raises(ValueError, match="integers"):
+        parse_sets(["a=x"])
+    with pytest.raises(ValueError, match="repeated"):
+        parse_sets(["a=1,1"])
+
+
+def test_the_baseline_plays_the_same_games_as_sim(capsys):
+    code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "start_money[4]=7,12", "--games", "6",
+                             "--players", "4", "--format", "json")
+    assert code == 0, err
+    sweep = json.loads(out)
+    code, out, err = run_cli(capsys, "sim", "caylus", "--games", "6", "--players", "4", "--format", "json")
+    sim = json.loads(out)
+    # start_money[4]=7 is the shipped value (the fourth seat's): the baseline's games are sim's games
+    assert sweep["settings"][0]["means"]["rounds"] == pytest.approx(sim["length"]["rounds"]["mean"], abs=1e-3)
+    entry = sweep["settings"][1]
+    assert entry["label"] == "start_money[4]=12" and entry["vs_baseline"]["mean score"]["n"] == 6
+
+
+def test_an_invalid_rule_after_the_change_is_a_usage_or_rules_error(capsys):
+    code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "nope=1,2", "--games", "2")
+    assert code == 2 and "no let" in err

@@ -1,0 +1,66 @@
+"""`provost sweep RULESET --set NAME=V1,V2,...`: rule numbers varied on the same seeds.
+
+    provost sweep RULESET --set NAME=V1,V2,... [--set ...] [--games G] [--variant V]
+                          [--players N] [--agents a,b,...] [--jobs J] [--seed S]
+                          [--format text|json] [--plot FILE.png]
+
+Targets (``provost.dsl.overrides``): a ``let`` that is an integer or a table of integers
+(``NAME`` sets every entry, ``NAME[KEY]`` one), or ``DECLARATION.ATTRIBUTE`` for an integer
+attribute of a declaration.  Several ``--set`` make a grid; its first combination is the
+baseline.  Each setting's rules are checked again before any game is played (an invalid value
+is exit 1 with its diagnostics).  Report: ``provost.tools.sim.sweep``.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+
+from provost.dsl.diagnostics import RulesError, UsageError
+from provost.tools.cli.failures import check_writable
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    from provost.dsl.overrides import with_settings
+    from provost.tools.cli.commands_sim import _spec_for
+    from provost.tools.sim.runner import make_backend, make_tasks
+    from provost.tools.sim.sweep import analyse, label, parse_sets, plot, render_text, settings_grid
+
+    try:
+        grid = settings_grid(parse_sets(args.set))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.plot:
+        from provost.tools.sim.plot import PlotUnavailable, require_matplotlib
+        try:
+            require_matplotlib()
+        except PlotUnavailable as e:
+            raise UsageError(str(e)) from None
+        check_writable(args.plot)
+    base = _spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)
+    specs = []
+    for setting in grid:
+        rules, diags = with_settings(base.rules, setting)
+        if rules is None:
+            raise RulesError([d for d in diags if d.severity == "error"])
+        specs.append(dataclasses.replace(base, rules=rules))
+
+    records: list[dict[int, dict]] = [{} for _ in specs]
+
+    def on_result(spec_index: int, batch: list) -> None:
+        for record in batch:
+            records[spec_index][record["game"]] = record
+
+    make_backend("local", args.jobs).run(specs, make_tasks(specs, args.games, args.jobs), on_result)
+    report = analyse(grid, records)
+    title = "%s (%d players)" % (base.label, base.players)
+    if args.plot:
+        plot(report, args.plot, title)
+    failed = any(entry["errors"] for entry in report["settings"])
+    if args.format == "json":
+        print(json.dumps({"ok": not failed, "ruleset": base.rules.name, "variant": base.rules.variant,
+                          "players": base.players, "seed": args.seed, "agents": list(base.agents[:base.players]),
+                          "baseline": label(grid[0]), **report}))
+    else:
+        print(render_text(title, report))
+    return 1 if failed else 0
