@@ -5,7 +5,8 @@
     play_game(Game.new("caylus", players=3, seed=7), agents)
 
 Agents: ``random`` (uniform over the legal options), ``greedy`` (one-ply search
-with short rollouts and a generic evaluation, for any ruleset) and ``human``
+with short rollouts and a generic evaluation, for any ruleset), ``policy`` (greedy's
+choices learned: one decision ahead, a fraction of greedy's cost), ``mcts`` and ``human``
 (a terminal prompt).  Every agent's randomness comes from the game seed and its
 seat, so bot games are reproducible.
 """
@@ -15,6 +16,7 @@ from .base import NULL_OPTIONS, Agent, SeededAgent, agent_seed, is_null
 from .greedy import GreedyAgent
 from .human import HumanAgent, HumanInputEnded, HumanQuit
 from .mcts import MCTSAgent
+from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
 
@@ -36,7 +38,8 @@ class _Registry(dict):
         return False
 
 
-AGENTS = _Registry({"random": RandomAgent, "greedy": GreedyAgent, "human": HumanAgent, "mcts": MCTSAgent})
+AGENTS = _Registry({"random": RandomAgent, "greedy": GreedyAgent, "human": HumanAgent, "mcts": MCTSAgent,
+                    "policy": PolicyAgent})
 """Registered agent names -> classes taking ``(seed, seat)``; ``mcts:200`` / ``mcts:0.5s`` set a budget."""
 
 

@@ -153,6 +153,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="one panel per metric: differences with intervals")
     p.set_defaults(func=_dispatch("sweep", "provost.tools.cli.commands_sweep", "run_sweep"))
 
+    p = sub.add_parser("train", parents=[common], help="fit the policy agent to greedy's choices for a ruleset")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, metavar="N")
+    p.add_argument("--games", type=_positive_int, default=40, metavar="G", help="greedy self-play games (default 40)")
+    p.add_argument("--seed", type=_seed, default=100_000, metavar="S")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write the weights (default: the user's data dir)")
+    p.set_defaults(func=_dispatch("train", "provost.tools.cli.commands_train", "run_train"))
+
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")

@@ -1,0 +1,44 @@
+"""`provost train RULESET`: fit the ``policy`` agent to greedy's choices for these rules.
+
+    provost train RULESET [--variant V] [--players N] [--games G] [--seed S] [--jobs J] [-o FILE]
+
+Plays G self-play games of the teacher (greedy) on seeds S.., fits the policy's weights
+(``provost.interpreter.agents.policy``) and writes them where ``--agents policy`` finds them
+(the user's data directory) or to FILE.  Prints how often the fitted policy picks greedy's
+option on the last fifth of the games, held out of that fit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from provost.dsl.diagnostics import UsageError
+from provost.tools.cli.failures import cannot_write
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from provost.interpreter.agents.policy import model_name, train, user_dir
+    from provost.tools.cli.commands_sim import _spec_for
+
+    spec = _spec_for(args.ruleset, args.variant, args.players, ["greedy"], args.seed)
+    out = args.output
+    if out is None:
+        base = user_dir()
+        if base is None:
+            raise UsageError("no user data directory: give -o FILE")
+        out = str(base / model_name(spec.rules.name, spec.rules.variant, spec.players))
+    start = time.perf_counter()
+    model = train(spec.rules, spec.players, args.games, args.seed, args.jobs)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(model, f, indent=0, sort_keys=True)
+            f.write("\n")
+    except OSError as e:
+        raise cannot_write(out, e) from None
+    print("%s: %d games, %d decisions, %d weights; picks greedy's option in %.1f%% of held-out decisions; "
+          "%.0f s" % (out, model["games"], model["decisions"], len(model["weights"]),
+                      100 * (model["holdout_accuracy"] or 0), time.perf_counter() - start))
+    return 0
