@@ -243,7 +243,14 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
     try:
         problem = _scan_yaml_events(name, text)
     except yaml.YAMLError as exc:
-        return None, [_yaml_error(name, text, exc)]
+        # libyaml reads ahead and stops at its own depth limit (1000) before the events reach
+        # MAX_NESTING; the pure-Python parser yields events as it goes, so it finds the real place.
+        if "nesting depth" not in str(exc) or _yaml_loader() is yaml.SafeLoader:
+            return None, [_yaml_error(name, text, exc)]
+        try:
+            problem = _scan_yaml_events(name, text, yaml.SafeLoader)
+        except yaml.YAMLError as exc2:
+            return None, [_yaml_error(name, text, exc2)]
     if problem is not None:
         return None, [problem]
 
@@ -265,11 +272,11 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
         loader.dispose()
 
 
-def _scan_yaml_events(name: str, text: str) -> Diagnostic | None:
+def _scan_yaml_events(name: str, text: str, loader=None) -> Diagnostic | None:
     import yaml
     depth = 0
     documents = 0
-    for event in yaml.parse(text, Loader=_yaml_loader()):
+    for event in yaml.parse(text, Loader=loader or _yaml_loader()):
         mark = event.start_mark
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             return _error(name, mark.line + 1, mark.column + 1, "P010",
