@@ -124,6 +124,9 @@ def _stat_input(name: str) -> tuple[os.stat_result | None, Diagnostic | None]:
         return None, _error(name, 1, 1, "P005", reason)
     if stat.S_ISDIR(st.st_mode):
         return None, _error(name, 1, 1, "P005", "is a directory, not a file")
+    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        # Opening a pipe waits for a writer: refused before it is opened, so nothing hangs.
+        return None, _error(name, 1, 1, "P005", "is a pipe or a socket, not a file")
     return st, None
 
 
