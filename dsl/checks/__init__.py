@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .calls import check_effect_calls, check_function_calls
 from .cycles import check_constant_loops, check_effect_cycles, check_let_cycles
+from .values import check_values
 from .model import shared_model
 from .names import check_duplicates, check_game, check_local_names, check_undefined
 from .ranges import check_counters, check_numbers, check_players, check_road_positions, check_tables
@@ -41,6 +42,7 @@ CHECKS: list = [
     check_let_cycles,
     check_effect_cycles,
     check_constant_loops,
+    check_values,
 ] + GRAPH_CHECKS
 
 
