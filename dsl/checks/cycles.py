@@ -18,11 +18,29 @@ register("C802", "error", "effects that call each other (a cycle of effect calls
 register("C803", "error", "a `repeat while` loop whose condition cannot change")
 
 
+def _has_cycle(edges: dict) -> bool:
+    """Kahn's algorithm: True when removing nodes with no incoming edge leaves some behind."""
+    incoming = {n: 0 for n in edges}
+    for out in edges.values():
+        for v in out:
+            incoming[v] = incoming.get(v, 0) + 1
+    ready = [n for n, k in incoming.items() if k == 0]
+    left = len(incoming)
+    while ready:
+        n = ready.pop()
+        left -= 1
+        for v in edges.get(n, ()):
+            incoming[v] -= 1
+            if incoming[v] == 0:
+                ready.append(v)
+    return left > 0
+
+
 def _graph_cycles(edges: dict, order: dict) -> list[list]:
     """Each cycle of the graph {node: {next: pos}} once, as [(node, next), ...] from its first node."""
-    if not any(edges.values()):
+    if not _has_cycle(edges):
         return []
-    import networkx as nx          # only for a graph that has edges
+    import networkx as nx          # only for a graph that has a cycle (importing it costs ~20 ms)
     g = nx.DiGraph()
     g.add_nodes_from(edges)
     for u, out in edges.items():

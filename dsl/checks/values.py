@@ -37,6 +37,41 @@ _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "
 _PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
 
 
+NOT_NUMBER = (LIST, SYMS, SYM, NONE)
+NOT_LIST = (NUM, NONE, SYM)
+
+
+def _may(k: str, group) -> bool:
+    """True when a value of kind `k` (perhaps a union `a|b` from `or`, `and`, `if`) can be in `group`."""
+    return any(m in group for m in k.split("|"))
+
+
+def _show(k: str) -> str:
+    return " or ".join(k.split("|"))
+
+
+def _union(a: str, b: str) -> str:
+    if ANY in (a, b) or a.startswith(ANY) or b.startswith(ANY):
+        return ANY
+    return a if a == b else "|".join(sorted(set(a.split("|")) | set(b.split("|"))))
+
+
+def _combine(op: str, a: str, b: str) -> str | None:
+    """The kind of `a OP b` for single kinds, or None when Python would raise."""
+    if op in _ORDER:
+        ok = a != NONE and (a == b or a in LISTS and b in LISTS)
+        return NUM if ok else None
+    if a == NUM and b == NUM:
+        return NUM
+    if op == "+" and a in LISTS and b in LISTS:
+        return a if a == b else LIST
+    if op == "+" and a == b == SYM:
+        return SYM
+    if op == "*" and (a in LISTS and b == NUM or b in LISTS and a == NUM):
+        return LIST
+    return None
+
+
 def _acting_effects() -> set[str]:
     return {name for name, sig in P.EFFECTS.items() if "acting player" in (sig.says or "")}
 
@@ -157,8 +192,8 @@ class _Check:
             if t.get("of") is not None:
                 self.expr(t["of"], scope)
             k = self.expr(st["value"], scope)
-            if c is not None and c.get("by") is None and k in (LIST, SYMS, SYM, NONE) and t.get("index") is None:
-                self.diag(st["value"], "T218", "counter '%s' holds a number, not %s" % (t["name"], k))
+            if c is not None and c.get("by") is None and _may(k, NOT_NUMBER) and t.get("index") is None:
+                self.diag(st["value"], "T218", "counter '%s' holds a number, not %s" % (t["name"], _show(k)))
         elif s == "let":
             k = self.expr(st["value"], scope)
             return scope.bind(st["name"], k)
@@ -191,8 +226,8 @@ class _Check:
         elif s == "repeat":
             if st["times"] is not None:
                 k = self.expr(st["times"], scope)
-                if k in (LIST, SYMS, SYM, NONE):
-                    self.diag(st["times"], "T218", "'repeat' needs a number of times, not %s" % k)
+                if _may(k, NOT_NUMBER):
+                    self.diag(st["times"], "T218", "'repeat' needs a number of times, not %s" % _show(k))
             if st["while"] is not None:
                 self.expr(st["while"], scope)
             self.block(st["body"], scope)
@@ -214,13 +249,13 @@ class _Check:
 
     def amount(self, a, scope):
         k = self.expr(a["n"], scope)
-        if k in (LIST, SYMS, SYM, NONE):
-            self.diag(a["n"], "T218", "an amount needs a number, not %s" % k)
+        if _may(k, NOT_NUMBER):
+            self.diag(a["n"], "T218", "an amount needs a number, not %s" % _show(k))
 
     def iterable(self, e, scope, what) -> str:
         k = self.expr(e, scope)
-        if k in (NUM, NONE, SYM):
-            self.diag(e, "T218", "%s needs a list to go through, not %s" % (what, k))
+        if _may(k, NOT_LIST):
+            self.diag(e, "T218", "%s needs a list to go through, not %s" % (what, _show(k)))
         return k
 
     # ------------------------------------------------------------ expressions
@@ -310,7 +345,7 @@ class _Check:
         k, inner = found
         if inner is not None:
             self.diag(e, "T218", "%s(%s) cannot be worked out: %s (in the let at line %d)"
-                      % (fn, ", ".join(kinds), inner.message, inner.line))
+                      % (fn, ", ".join(_show(k) for k in kinds), inner.message, inner.line))
         return k
 
     def e_list(self, e, scope):
@@ -325,8 +360,8 @@ class _Check:
     def e_range(self, e, scope):
         for key in ("lo", "hi"):
             k = self.expr(e[key], scope)
-            if k in (LIST, SYMS, SYM, NONE):
-                self.diag(e[key], "T218", "a range goes between numbers, not %s" % k)
+            if _may(k, NOT_NUMBER):
+                self.diag(e[key], "T218", "a range goes between numbers, not %s" % _show(k))
         return LIST
 
     def e_comp(self, e, scope):
@@ -343,14 +378,13 @@ class _Check:
 
     def e_neg(self, e, scope):
         k = self.expr(e["x"], scope)
-        if k in (LIST, SYMS, SYM, NONE):
-            self.diag(e, "T218", "'-' needs a number, not %s" % k)
+        if _may(k, NOT_NUMBER):
+            self.diag(e, "T218", "'-' needs a number, not %s" % _show(k))
         return NUM
 
     def e_if(self, e, scope):
         self.expr(e["cond"], scope)
-        a, b = self.expr(e["then"], scope), self.expr(e["else"], scope)
-        return a if a == b else ANY
+        return _union(self.expr(e["then"], scope), self.expr(e["else"], scope))
 
     def e_binop(self, e, scope):
         op = e["op"]
@@ -358,31 +392,25 @@ class _Check:
         if op in ("and", "or"):
             if a == NONE:                          # none is false: `none and x` is none, `none or x` is x
                 return NONE if op == "and" else b
-            return a if a == b else ANY
+            return _union(a, b)                   # either operand may be the value
         if op in ("==", "!="):
             return NUM
         if op in ("in", "not in"):
-            if b in (NUM, NONE, SYM):
-                self.diag(e["right"], "T218", "'%s' needs a list on its right, not %s" % (op, b))
+            if _may(b, NOT_LIST):
+                self.diag(e["right"], "T218", "'%s' needs a list on its right, not %s" % (op, _show(b)))
             return NUM
         if ANY in (a, b):
             return ANY if op in _ARITH else NUM
-        if op in _ORDER:
-            if not (a == b or a in LISTS and b in LISTS) or a == NONE:
-                self.diag(e, "T218", "'%s' cannot compare %s with %s" % (op, a, b))
-            return NUM
-        if op in _ARITH:
-            if a == NUM and b == NUM:
-                return NUM
-            if op == "+" and a in LISTS and b in LISTS:
-                return a if a == b else LIST
-            if op == "+" and a == b == SYM:
-                return SYM
-            if op == "*" and (a in LISTS and b == NUM or b in LISTS and a == NUM):
-                return LIST
-            self.diag(e, "T218", "'%s' cannot combine %s with %s" % (op, a, b))
-            return ANY
-        return ANY
+        results = set()
+        for x in a.split("|"):
+            for y in b.split("|"):
+                r = _combine(op, x, y)
+                if r is None:
+                    verb = "compare" if op in _ORDER else "combine"
+                    self.diag(e, "T218", "'%s' cannot %s %s with %s" % (op, verb, _show(a), _show(b)))
+                    return ANY
+                results.add(r)
+        return "|".join(sorted(results)) if results else ANY
 
     def e_call(self, e, scope):
         fn = e["fn"]
@@ -397,21 +425,31 @@ class _Check:
             return LIST if fn in ("open_spaces", "road_tiles", "players") else ANY
         first = kinds[0]
         if fn in _LIST_FUNCS:
-            if first in (NUM, NONE, SYM):
-                self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, first))
+            if _may(first, NOT_LIST):
+                self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, _show(first)))
             elif fn == "sum" and first == SYMS:
                 self.diag(e["args"][0], "T218", "'sum' adds numbers, not %s" % first)
             if fn in ("max", "min", "first") and first == SYMS:
                 return SYM
             return SYMS if fn == "distinct" and first == SYMS else _LIST_FUNCS[fn]
         if fn == "abs":
-            if first in (LIST, SYMS, SYM, NONE):
-                self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % first)
+            if _may(first, NOT_NUMBER):
+                self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % _show(first))
             return NUM
         if fn == "held":
-            if first in (NUM, LIST, SYMS, NONE):
-                self.diag(e["args"][0], "T218", "'held' needs a resource, not %s" % first)
+            a = e["args"][0]
+            if _may(first, (NUM, LIST, SYMS, NONE)):
+                self.diag(a, "T218", "'held' needs a resource, not %s" % _show(first))
+            elif a.get("e") == "name" and a["id"] not in scope.locals \
+                    and self.sym.kind(a["id"]) in ("space", "building", "category", "enum value"):
+                self.diag(a, "T218", "'held' needs a resource, not %s '%s'" % (self.sym.kind(a["id"]), a["id"]))
             return NUM
+        if fn == "owned_tiles" and _may(first, NOT_NUMBER):
+            self.diag(e["args"][0], "T218", "'owned_tiles' needs a player, not %s" % _show(first))
+            return LIST
+        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NONE)):
+            self.diag(e["args"][0], "T218", "'occupants' needs a space, not %s" % _show(first))
+            return LIST
         if fn in ("owned_tiles", "occupants", "tagged", "multisets", "combinations", "piece_values"):
             return LIST
         if fn in ("index", "position", "strength", "piece_count"):
@@ -421,10 +459,10 @@ class _Check:
     def e_index(self, e, scope):
         k = self.expr(e["x"], scope)
         key = self.expr(e["key"], scope)
-        if k in (NUM, NONE, SYM):
-            self.diag(e["x"], "T218", "%s cannot be indexed" % k)
-        elif k in LISTS and key in (SYM, NONE, LIST, SYMS):
-            self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % key)
+        if _may(k, NOT_LIST):
+            self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
+        elif k in LISTS and _may(key, NOT_NUMBER):
+            self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % _show(key))
         if k == SYMS and key == NUM:
             return SYM
         return ANY
