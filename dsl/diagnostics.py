@@ -52,6 +52,75 @@ class Diagnostic:
         return asdict(self)
 
 
+_EXCERPT_MAX_BYTES = 1_000_000     # as dsl.source.MAX_BYTES: a file too large to check is not shown
+_lines_cache: dict[tuple, list[str] | None] = {}
+
+
+def _source_lines(path: str) -> list[str] | None:
+    """The lines of a regular, readable, reasonably small UTF-8 file (cached by path, mtime and size)."""
+    import os
+    import stat
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > _EXCERPT_MAX_BYTES:
+        return None                  # never open a pipe or a device to show an excerpt
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key not in _lines_cache:
+        try:
+            with open(path, "rb") as fh:
+                text = fh.read(_EXCERPT_MAX_BYTES + 1).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        if text is not None and text.startswith("\ufeff"):
+            text = text[1:]
+        _lines_cache[key] = text.replace("\r\n", "\n").split("\n") if text is not None else None
+    return _lines_cache[key]
+
+
+def _span_width(diag: Diagnostic, text: str, line: int, col: int) -> int:
+    """How many characters to underline: the diagnostic's own span on its line, else the word at it."""
+    start = col - 1
+    if diag.end_line == line and diag.end_col is not None and diag.end_col > col:
+        return max(1, min(diag.end_col, len(text) + 1) - col)
+    end = start
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return max(1, end - start)
+
+
+def excerpt(diag: Diagnostic) -> str:
+    """The source line a diagnostic points at with its span underlined, as rustc and ruff print it:
+
+        12 |     gian 1 pp
+           |     ^^^^
+
+    Empty when the line cannot be shown (no such file or line, a pipe, a binary file)."""
+    lines = _source_lines(diag.path)
+    line, col = max(1, diag.line), max(1, diag.col)       # clamped as format_text clamps them
+    if lines is None or line > len(lines):
+        return ""
+    text = lines[line - 1].rstrip()
+    if not text.strip() or len(text) > 300 or col > len(text) + 1:
+        return ""
+    text = text.replace("\t", " ")
+    number = str(line)
+    gutter = " " * len(number)
+    underline = " " * (col - 1) + "^" * _span_width(diag, text, line, col)
+    return "%s |%s\n%s | %s" % (number, (" " + text) if text else "", gutter, underline)
+
+
+def render_text(diag: Diagnostic, source: bool = True) -> str:
+    """`format_text()`, followed (when `source`) by the excerpt of the line it points at: how every
+    command prints a diagnostic, so each stage that reports one gets the excerpt for free."""
+    head = diag.format_text()
+    if not source:
+        return head
+    more = excerpt(diag)
+    return head + "\n" + more if more else head
+
+
 def sort_key(diag: Diagnostic) -> tuple[str, int, int]:
     """Order diagnostics by file, then position, as compilers print them."""
     return (diag.path, diag.line, diag.col)
@@ -128,3 +197,4 @@ register("P004", "error", "empty file")
 register("P005", "error", "file not found or unreadable")
 register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")
+register("P011", "error", "an IR document that is not a mapping (null, a list, a scalar)")

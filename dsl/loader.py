@@ -15,7 +15,7 @@ from importlib import resources
 from .declarations import build_ir
 from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
 from .parser import parse_text
-from .source import IR_SUFFIXES, is_bare_name, load_ir_document, read_source
+from .source import IR_SUFFIXES, is_bare_name, load_ir_document, not_a_mapping, read_source
 from .to_ir import tree_to_raw
 
 register("L001", "error", "unknown ruleset or variant")
@@ -70,8 +70,11 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
     if _is_ir_file(path):
         doc, more = load_ir_document(path, text)
         diags += more
-        if doc is None:
+        if more:
             return None, diags
+        problem = not_a_mapping(path, text, doc)
+        if problem is not None:
+            return None, diags + [problem]
         from .schema import validate_ir
         schema_diags = validate_ir(doc, path, text)
         return (None if schema_diags else doc), diags + schema_diags

@@ -269,7 +269,7 @@ class _Compiler:
             if (type(x) is str and x in plain) or any(_json_equal(x, v) for v in others):
                 return True
             if errs is not None:
-                hint = did_you_mean(x, sorted(plain)) if type(x) is str else ""
+                hint = did_you_mean(x, sorted(plain)) if type(x) is str and len(errs) < MAX_ERRORS else ""
                 errs.append((path, "%s is not one of %s%s" % (_show(x), ", ".join(map(json.dumps, values)), hint)))
             return False
         return check
@@ -324,7 +324,7 @@ class _Compiler:
                         if errs is None:
                             return False
                         missing = [p for p in props if p not in x]
-                        hint = did_you_mean(k, missing or list(props)) if type(k) is str else ""
+                        hint = did_you_mean(k, missing or list(props)) if type(k) is str and len(errs) < MAX_ERRORS else ""
                         errs.append((path + (k,), "unexpected property %s%s" % (_show(k), hint)))
                         ok = False
                     elif extra_cell is not None and not extra_cell[0](x[k], None if errs is None else path + (k,), errs):

@@ -124,6 +124,9 @@ def _stat_input(name: str) -> tuple[os.stat_result | None, Diagnostic | None]:
         return None, _error(name, 1, 1, "P005", reason)
     if stat.S_ISDIR(st.st_mode):
         return None, _error(name, 1, 1, "P005", "is a directory, not a file")
+    if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        # Opening a pipe waits for a writer: refused before it is opened, so nothing hangs.
+        return None, _error(name, 1, 1, "P005", "is a pipe or a socket, not a file")
     return st, None
 
 
@@ -142,7 +145,7 @@ def load_ir_document(path: str | os.PathLike[str], text: str) -> tuple[Any | Non
     """Parse a YAML or JSON IR document (chosen by suffix); return `(obj, [])` or `(None, diags)`.
 
     Only plain JSON data is accepted: no YAML anchors/aliases (which make alias bombs possible),
-    no tags beyond the JSON types, string keys only, finite numbers, nesting at most
+    no tags beyond the JSON types, string keys only, whole numbers (as in rule text), nesting at most
     `MAX_NESTING`. Structure is checked iteratively before anything recursive runs.
     """
     name = os.fspath(path)
@@ -154,6 +157,25 @@ def load_ir_document(path: str | os.PathLike[str], text: str) -> tuple[Any | Non
     raise ValueError(f"not an IR document suffix: {suffix!r} (expected one of {IR_SUFFIXES})")
 
 
+def not_a_mapping(path: str | os.PathLike[str], text: str, obj: Any) -> Diagnostic | None:
+    """P011 for a document that parsed but is not a mapping (null, a list, a scalar), else None."""
+    if isinstance(obj, dict):
+        return None
+    line, col = _first_content(text)
+    what = {type(None): "null", list: "a list", str: "a string", bool: "a boolean"}.get(type(obj), "a number")
+    return _error(os.fspath(path), line, col, "P011",
+                  f"an IR document is a mapping with provost_ir and decls, not {what}")
+
+
+def _first_content(text: str) -> tuple[int, int]:
+    """Line and column of the document's first character that is not blank or a comment."""
+    for n, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#"):
+            return n, len(line) - len(stripped) + 1
+    return 1, 1
+
+
 # --- JSON --------------------------------------------------------------------------------------
 
 _JSON_STRING = r'"(?:[^"\\]|\\.)*"'
@@ -162,13 +184,32 @@ _JSON_CONSTANT = re.compile(_JSON_STRING + r"|NaN|-?Infinity", re.DOTALL)
 _JSON_LONG_INT = re.compile(_JSON_STRING + r"|[0-9]{%d,}" % (sys.get_int_max_str_digits() or 10**9), re.DOTALL)
 
 
+def _fraction_error(name: str, line: int, col: int, value: str) -> Diagnostic:
+    return _error(name, line, col, "P010", f"{value} is not a whole number; numbers in the rules are integers",
+                  hint="write it without a fraction or an exponent")
+
+
+class _Fraction(ValueError):
+    pass
+
+
+def _reject_fraction(value: str) -> Any:
+    raise _Fraction(value)
+
+
+_JSON_FRACTION = re.compile(_JSON_STRING + r"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", re.DOTALL)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in an IR document")
 
 
 def _load_json(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = json.loads(text, parse_constant=_reject_constant, parse_float=_reject_fraction)
+    except _Fraction as exc:
+        line, col = _json_locate_fraction(text, str(exc)) or (1, 1)
+        return None, [_fraction_error(name, line, col, str(exc))]
     except json.JSONDecodeError as exc:
         return None, [_error(name, exc.lineno, exc.colno, "P010", f"JSON syntax error: {exc.msg}")]
     except RecursionError:
@@ -189,6 +230,14 @@ def _json_locate(text: str, pattern: re.Pattern[str]) -> tuple[int, int] | None:
     """Position of the first match of `pattern` outside string literals, or None."""
     for m in pattern.finditer(text):
         if not m.group().startswith('"'):
+            return _text_line_col(text, m.start())
+    return None
+
+
+def _json_locate_fraction(text: str, value: str) -> tuple[int, int] | None:
+    """Position of the first number written `value` outside string literals, or None."""
+    for m in _JSON_FRACTION.finditer(text):
+        if m.group() == value:
             return _text_line_col(text, m.start())
     return None
 
@@ -243,7 +292,14 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
     try:
         problem = _scan_yaml_events(name, text)
     except yaml.YAMLError as exc:
-        return None, [_yaml_error(name, text, exc)]
+        # libyaml reads ahead and stops at its own depth limit (1000) before the events reach
+        # MAX_NESTING; the pure-Python parser yields events as it goes, so it finds the real place.
+        if "nesting depth" not in str(exc) or _yaml_loader() is yaml.SafeLoader:
+            return None, [_yaml_error(name, text, exc)]
+        try:
+            problem = _scan_yaml_events(name, text, yaml.SafeLoader)
+        except yaml.YAMLError as exc2:
+            return None, [_yaml_error(name, text, exc2)]
     if problem is not None:
         return None, [problem]
 
@@ -265,11 +321,11 @@ def _load_yaml(name: str, text: str) -> tuple[Any | None, list[Diagnostic]]:
         loader.dispose()
 
 
-def _scan_yaml_events(name: str, text: str) -> Diagnostic | None:
+def _scan_yaml_events(name: str, text: str, loader=None) -> Diagnostic | None:
     import yaml
     depth = 0
     documents = 0
-    for event in yaml.parse(text, Loader=_yaml_loader()):
+    for event in yaml.parse(text, Loader=loader or _yaml_loader()):
         mark = event.start_mark
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             return _error(name, mark.line + 1, mark.column + 1, "P010",
@@ -316,8 +372,10 @@ def _check_yaml_nodes(name: str, loader: Any, root: yaml.Node) -> Diagnostic | N
                 return _error(name, *where, "P010",
                               f"YAML value {node.value!r} ({node.tag}) is not plain JSON data",
                               hint="quote it to make it a string")
-            if node.tag == _FLOAT_TAG and not math.isfinite(loader.construct_yaml_float(node)):
-                return _error(name, *where, "P010", "NaN and infinite numbers are not allowed")
+            if node.tag == _FLOAT_TAG:
+                if not math.isfinite(loader.construct_yaml_float(node)):
+                    return _error(name, *where, "P010", "NaN and infinite numbers are not allowed")
+                return _fraction_error(name, *where, node.value)
             if node.tag == _INT_TAG and len(node.value) > _MAX_INT_CHARS:
                 return _error(name, *where, "P010", "integer too long")
     return None

@@ -72,7 +72,8 @@ class ToIR(Transformer_NonRecursive):
         name = str(children[0])
         title = None
         rest = list(children[1:])
-        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+        # A title is a STRING followed by the base (a token); `extends "path"` has a STRING base only.
+        if len(rest) > 1 and isinstance(rest[0], Token) and rest[0].type == "STRING" and isinstance(rest[1], Token):
             title = _string_value(rest.pop(0))
         base_ref = _ref_value(rest.pop(0))
         also = rest.pop(0) or []          # the optional `with V1, V2` (None when absent)

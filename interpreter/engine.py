@@ -25,6 +25,11 @@ from .state import State
 
 ENGINE_VERSION = "1"
 
+# The most frames the engine runs between two decisions before it calls the rules endless.  The
+# shipped games need at most a few hundred; the budget turns a loop or recursion that never asks
+# anyone anything into a positioned error (E100) within a second instead of a hang.
+MAX_STEPS = 100_000
+
 register("E001", "error", "the ruleset does not allow this number of players")
 register("E002", "error", "a saved game was played with other rules")
 register("E003", "error", "the rule file a saved game names is gone")
@@ -169,11 +174,19 @@ class Game:
         runs = self.prog.runs
         stack = s.stack
         try:
-            while stack and s.pending is None:
+            for _ in range(MAX_STEPS):
+                if not stack or s.pending is not None:
+                    break
                 f = stack[-1]
                 runs[f[0]](self, f)
+            else:
+                if stack and s.pending is None:
+                    node = self.prog.nodes[stack[-1][0]]
+                    raise RuleRuntimeError(
+                        "the rules ran %d steps without asking anyone to decide: a loop or a chain of "
+                        "calls that does not end?" % MAX_STEPS, getattr(node, "pos", None))
         except RuleRuntimeError as e:
-            pos = e.pos or [1, 1]
+            pos = e.pos or getattr(self.prog.nodes[stack[-1][0]] if stack else None, "pos", None) or [1, 1]
             raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
                                          "error", "E100", "while playing: %s" % e)]) from None
         except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:

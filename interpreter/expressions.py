@@ -23,7 +23,7 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (RuleRuntimeError, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
                       mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
@@ -291,8 +291,10 @@ class ExprCompiler:
         return ast.Dict(keys=[u.value(k) for k, _ in e["items"]], values=[self.x(v, ctx, u) for _, v in e["items"]])
 
     def c_range(self, e, ctx, u):
-        hi = ast.BinOp(left=self.x(e["hi"], ctx, u), op=ast.Add(), right=_const(1))
-        return _call(_name("list"), _call(_name("range"), self.x(e["lo"], ctx, u), hi))
+        lo, hi = e["lo"], e["hi"]
+        if lo.get("e") == "int" and hi.get("e") == "int" and hi["v"] - lo["v"] < MAX_LIST:
+            return _call(_name("list"), _call(_name("range"), self.x(lo, ctx, u), _const(hi["v"] + 1)))
+        return _call(u.ref(bounded_range), self.x(lo, ctx, u), self.x(hi, ctx, u), u.value(e.get("pos")))
 
     def c_amount(self, e, ctx, u):  # only valid where amounts are; compiled by the statement compiler
         raise RuleRuntimeError("an amount is not a value here", e["pos"])
@@ -540,7 +542,7 @@ class ExprCompiler:
         return _call(u.ref(owned_tiles), _name(_G), *args)
 
     def f_multisets(self, args, pos, u, ctx):
-        return _call(u.ref(Multisets()), *args)
+        return _call(u.ref(Multisets()), *args, u.value(pos))
 
 
 class _Hoister:

@@ -133,6 +133,11 @@ def _type_names(types) -> str:
     return " or ".join(names.get(t, t.__name__) for t in _as_tuple(types))
 
 
+# The longest line a log may hold: a record is one decision (a header a few kilobytes), so a longer
+# line (an endless device, a corrupted file) is refused without reading it whole.
+MAX_LINE = 1_000_000
+
+
 def _records(path: str):
     """(line number, record) for every non-blank line; bad JSON raises _Diverged naming the line."""
     try:
@@ -143,16 +148,20 @@ def _records(path: str):
         k = 0
         while True:
             try:
-                text = f.readline()
+                text = f.readline(MAX_LINE + 1)
             except UnicodeDecodeError:
                 raise _Diverged(k + 1, "not valid UTF-8", "R002") from None
             if not text:
                 return
             k += 1
+            if len(text) > MAX_LINE:
+                raise _Diverged(k, "a line longer than %d characters is not a log record" % MAX_LINE, "R002")
             if not text.strip():
                 continue
             try:
                 rec = json.loads(text)
+            except RecursionError:
+                raise _Diverged(k, "not a log record: JSON nested too deeply", "R002") from None
             except ValueError as e:
                 truncated = not text.endswith("\n")
                 raise _Diverged(k, "not valid JSON%s: %s"

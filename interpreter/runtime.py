@@ -7,6 +7,7 @@ with the engine (setup.py): the generated code calls these at every decision.
 from __future__ import annotations
 
 import itertools
+import math
 
 
 class RuleRuntimeError(Exception):
@@ -96,6 +97,21 @@ def each_in_scope(env, var, xs):
         yield local
 
 
+MAX_LIST = 10_000
+"""The longest list a rule may build (a range, the multisets of a list): far beyond any board, and
+small enough that a hostile `1..10**9` is an error, not a MemoryError or a hang."""
+
+
+def bounded_range(lo, hi, pos):
+    """``lo..hi`` as a list, when it is at most MAX_LIST long."""
+    if type(lo) is not int or type(hi) is not int:
+        raise RuleRuntimeError("a range needs whole numbers, not %s..%s" % (short_repr(lo), short_repr(hi)), pos)
+    if hi - lo >= MAX_LIST:
+        raise RuleRuntimeError("the range %d..%d has %d numbers; a rule may build at most %d"
+                               % (lo, hi, hi - lo + 1, MAX_LIST), pos)
+    return list(range(lo, hi + 1))
+
+
 class Multisets:
     """``multisets(xs, n)`` at one place in the rules, with its results kept by argument."""
     __slots__ = ("cache",)
@@ -103,9 +119,14 @@ class Multisets:
     def __init__(self):
         self.cache: dict = {}
 
-    def __call__(self, xs, n):
+    def __call__(self, xs, n, pos=None):
         key = (tuple(xs), n)
         r = self.cache.get(key)
         if r is None:
+            if type(n) is not int or n < 0:
+                raise RuleRuntimeError("multisets needs a count of 0 or more, not %s" % short_repr(n), pos)
+            if len(xs) and math.comb(len(xs) + n - 1, n) > MAX_LIST:
+                raise RuleRuntimeError("multisets of %d items taken %d at a time are more than %d lists"
+                                       % (len(xs), n, MAX_LIST), pos)
             r = self.cache[key] = [list(c) for c in itertools.combinations_with_replacement(xs, n)]
         return [c[:] for c in r]

@@ -10,6 +10,8 @@ import pytest
 from provost.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+# The source excerpt printed under each diagnostic (`12 |     gian 1 pp` and `   |     ^^^^`).
+EXCERPT = re.compile(r"^\s*\d* \|")
 LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|note): (?P<msg>.+) \[(?P<code>[A-Z]\d{3})\]$")
 
 BROKEN = """game g:
@@ -34,7 +36,7 @@ def test_shipped_rulesets_check_clean(capsys):
     # explained in comments there (tests/test_graph_checks.py holds them to that).
     assert main(["check", str(ROOT / "rulesets")]) == 0
     out, err = capsys.readouterr()
-    parsed = [LINE.match(line) for line in out.splitlines()]
+    parsed = [LINE.match(line) for line in out.splitlines() if not EXCERPT.match(line)]
     assert all(m and m["sev"] in ("warning", "note") and m["code"].startswith("G") for m in parsed), out
     assert re.match(r"checked \d+ files: 0 errors", err.strip())
 
@@ -43,9 +45,10 @@ def test_errors_exit_1_with_compiler_style_lines(broken, capsys):
     assert main(["check", str(broken)]) == 1
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    parsed = [LINE.match(line) for line in lines]
+    parsed = [LINE.match(line) for line in lines if not EXCERPT.match(line)]
     assert all(parsed), lines
     assert [(m["line"], m["col"], m["code"]) for m in parsed] == [("6", "5", "A401"), ("7", "12", "N103")]
+    assert lines[1:3] == ["6 |     gian 1 pp", "  |     ^^^^"]      # the line, the span underlined
     assert parsed[0]["path"] == str(broken)
     assert "did you mean 'gain'?" in parsed[0]["msg"] and "did you mean 'food'?" in parsed[1]["msg"]
     assert "checked 1 file: 2 errors, 0 warnings" in err

@@ -45,9 +45,9 @@ _DIRECTIVE = re.compile(r"^###\s+(file|name|bytes|generate|xfail):\s*(.*?)\s*$|^
 
 # The code families `provost check` reports: reading and parsing (P0xx, P1xx), declarations
 # (D0xx), schema (S0xx), loader and variants (L0xx), names (N1xx), types (T2xx), ranges (R3xx),
-# calls (A4xx).  Every registered code in them must have a case, except those `check_file`
+# calls (A4xx), cycles (C8xx).  Every registered code in them must have a case, except those `check_file`
 # cannot produce (with the reason).
-FAMILIES = re.compile(r"^(P0|P1|D0|S0|L0|N1|T2|R3|A4)\d\d$")
+FAMILIES = re.compile(r"^(P0|P1|D0|S0|L0|N1|T2|R3|A4|C8)\d\d$")
 UNREACHABLE = {
     "L001": "unknown ruleset or variant *name*: only `play`/`export` take names (tests/test_cli_check.py)",
     "P006": "a folder with no rule file: `check` reports it before any file is read (tests/test_cli_failures.py)",

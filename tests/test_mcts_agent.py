@@ -142,3 +142,10 @@ def test_owned_buildings_are_valued_from_the_rules():
     a.tile_uses = a.income_rounds = 0
     a._tile_bonuses = {}
     assert a._heuristic(g, 0) == pytest.approx(before)
+
+
+@pytest.mark.parametrize("spec", ["nans", "infs", "nan", "inf", "-1s", "0", "1e9s", "9" * 1000])
+def test_budgets_that_never_end_are_refused(spec):
+    from provost.interpreter.agents.mcts import parse_budget
+    with pytest.raises(ValueError, match="bad mcts budget"):
+        parse_budget(spec)

@@ -115,7 +115,7 @@ def test_directory_is_not_a_file(tmp_path):
 
 def test_yaml_and_json_plain_data_load():
     assert load_ir_document("g.yaml", "a: 1\nb: [x, {c: null}]\n") == ({"a": 1, "b": ["x", {"c": None}]}, [])
-    assert load_ir_document("g.yml", "- true\n- 1.5\n") == ([True, 1.5], [])
+    assert load_ir_document("g.yml", "- true\n- 15\n") == ([True, 15], [])
     assert load_ir_document("g.json", '{"a": [1, "[[", {}]}') == ({"a": [1, "[[", {}]}, [])
 
 
@@ -202,6 +202,13 @@ def test_deep_yaml_block_mapping_rejected():
     text = "".join("  " * i + f"k{i}:\n" for i in range(MAX_NESTING + 5)) + "  " * (MAX_NESTING + 5) + "v\n"
     diag = only(load_ir_document("deep.yaml", text)[1])
     assert diag.code == "P010" and "nesting" in diag.message
+
+
+@pytest.mark.parametrize("name, text, at", [("f.yaml", "a: [1, 1.0]\n", (1, 8)), ("f.yaml", "a: 1.0e+300\n", (1, 4)),
+                                            ("f.json", '{"a": "1.5",\n "b": [1.5]}', (2, 8))])
+def test_fractions_are_not_whole_numbers(name, text, at):
+    diag = only(load_ir_document(name, text)[1])
+    assert where(diag) == ("P010", *at) and "whole number" in diag.message
 
 
 def test_unknown_suffix_is_a_caller_bug():

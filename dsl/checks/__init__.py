@@ -2,13 +2,16 @@
 ``check_x(ruleset) -> list[Diagnostic]``; adding a check is adding it to CHECKS.
 
 Code families: N1xx names (names.py), T2xx types (types.py), R3xx ranges (ranges.py),
-A4xx calls and arity (calls.py).  The checks share one symbol table and one scoped walk of the
+A4xx calls and arity (calls.py), C8xx
+definitions that never finish (cycles.py).  The checks share one symbol table and one scoped walk of the
 ruleset (model.py), built once per `run_checks`.  The graph checks (G5xx-G7xx, dsl/graph/) come
 last and run only when the checks before them found no errors (`after_clean`).
 """
 from __future__ import annotations
 
 from .calls import check_effect_calls, check_function_calls
+from .cycles import check_constant_loops, check_effect_cycles, check_let_cycles
+from .values import check_values
 from .model import shared_model
 from .names import check_duplicates, check_game, check_local_names, check_undefined
 from .ranges import check_counters, check_numbers, check_players, check_road_positions, check_tables
@@ -36,6 +39,10 @@ CHECKS: list = [
     check_numbers,
     check_road_positions,
     check_tables,
+    check_let_cycles,
+    check_effect_cycles,
+    check_constant_loops,
+    check_values,
 ] + GRAPH_CHECKS
 
 

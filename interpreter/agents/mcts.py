@@ -78,6 +78,9 @@ from .greedy import GreedyAgent, resource_weights
 from .value_model import ValueModel
 
 DEFAULT_ITERATIONS = 100
+# Budgets beyond these are mistakes (`mcts:infs`, a thousand digits), refused as usage errors.
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 3600
 
 
 def parse_budget(spec: str | None) -> tuple[int | None, float | None]:
@@ -88,15 +91,16 @@ def parse_budget(spec: str | None) -> tuple[int | None, float | None]:
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
-            if seconds <= 0:
+            if not 0 < seconds <= MAX_SECONDS:         # also false for nan; inf is above the cap
                 raise ValueError
             return None, seconds
         iterations = int(text)
-        if iterations <= 0:
+        if not 0 < iterations <= MAX_ITERATIONS:
             raise ValueError
         return iterations, None
     except ValueError:
-        raise ValueError("bad mcts budget '%s': use iterations (mcts:200) or seconds (mcts:0.5s)" % spec) from None
+        raise ValueError("bad mcts budget '%s': use iterations (mcts:200, at most %d) or seconds (mcts:0.5s, at most %d)"
+                         % (spec, MAX_ITERATIONS, MAX_SECONDS)) from None
 
 
 # ------------------------------------------------------------------ hidden information

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, sort_key
+from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, render_text, sort_key
 from provost.dsl.source import is_bare_name
 from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object
 
@@ -302,7 +302,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         for diag in diags:
-            print(diag.format_text())
+            print(render_text(diag))
         summary = f"checked {_plural(len(files), 'file')}: {_plural(counts['errors'], 'error')}, " \
                   f"{_plural(counts['warnings'], 'warning')}"
         if counts["notes"]:
@@ -378,7 +378,7 @@ def _print_rich_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> N
 
 def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
     for diag in sorted(diags, key=sort_key):
-        print(diag.format_text(), file=sys.stderr)
+        print(render_text(diag), file=sys.stderr)
 
 
 def _tolerate_unencodable_output() -> None:

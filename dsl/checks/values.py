@@ -1,0 +1,495 @@
+"""Kinds of values and the context they need (T217-T219): what would otherwise fail at play.
+
+One walk over every body infers, for each expression, a coarse kind -- a number, a list, a symbol
+(a resource, an enum value, a space), none, or unknown -- and knows which context names are bound
+where it stands (`player` in a player's turn, `self` and `slot` while a space works, `target` in
+a trigger whose event has one).  It reports only what is certain to fail when it runs:
+
+- T217: a context name (`self`, `slot`, `target`, `worker`, `player`) where nothing binds it;
+- T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
+  `for q in 7:`, `food + 1`, `repeat [1, 2]:`);
+- T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
+  setup or final body outside any player's turn (`each player in ...`, `turns`, `as`).
+
+Unknown kinds (parameters, loop variables, attributes, lets with parameters) are never
+reported, and bodies entered from elsewhere (effects, tables, lets) have an unknown context, so
+the check makes no false claims about them.
+"""
+from __future__ import annotations
+
+from .. import primitives as P
+from ..diagnostics import Diagnostic, register
+from .model import model
+
+register("T217", "error", "a context name (self, slot, target, worker, player) where nothing binds it")
+register("T218", "error", "a value of a kind an operator, function or statement cannot take")
+register("T219", "error", "something only the acting player has, used where no player is acting")
+
+NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
+SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
+LISTS = (LIST, SYMS)
+_ARITH = {"+", "-", "*", "//", "%"}
+_ORDER = {"<", "<=", ">", ">="}
+_CONTEXT = ("self", "slot", "target", "worker", "player")
+# Functions whose argument must be a list (or something iterable) and what they give.
+_LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "distinct": LIST,
+               "rank_by": LIST}
+_PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
+
+
+NOT_NUMBER = (LIST, SYMS, SYM, NONE)
+NOT_LIST = (NUM, NONE, SYM)
+
+
+def _may(k: str, group) -> bool:
+    """True when a value of kind `k` (perhaps a union `a|b` from `or`, `and`, `if`) can be in `group`."""
+    return any(m in group for m in k.split("|"))
+
+
+def _show(k: str) -> str:
+    return " or ".join(k.split("|"))
+
+
+def _union(a: str, b: str) -> str:
+    if ANY in (a, b) or a.startswith(ANY) or b.startswith(ANY):
+        return ANY
+    return a if a == b else "|".join(sorted(set(a.split("|")) | set(b.split("|"))))
+
+
+def _combine(op: str, a: str, b: str) -> str | None:
+    """The kind of `a OP b` for single kinds, or None when Python would raise."""
+    if op in _ORDER:
+        ok = a != NONE and (a == b or a in LISTS and b in LISTS)
+        return NUM if ok else None
+    if a == NUM and b == NUM:
+        return NUM
+    if op == "+" and a in LISTS and b in LISTS:
+        return a if a == b else LIST
+    if op == "+" and a == b == SYM:
+        return SYM
+    if op == "*" and (a in LISTS and b == NUM or b in LISTS and a == NUM):
+        return LIST
+    return None
+
+
+def _acting_effects() -> set[str]:
+    return {name for name, sig in P.EFFECTS.items() if "acting player" in (sig.says or "")}
+
+
+class _Scope:
+    """What is bound where an expression stands: locals (name -> kind), context names, the player.
+
+    `context` is None where it is unknown (bodies run from elsewhere): nothing is reported there."""
+    __slots__ = ("locals", "context")
+
+    def __init__(self, locals_: dict, context: frozenset | None):
+        self.locals, self.context = locals_, context
+
+    def bind(self, name: str, kind: str = ANY) -> "_Scope":
+        ctx = self.context
+        if ctx is not None and name in _CONTEXT:
+            ctx = ctx | {name}
+        if name == "player" and kind == ANY:
+            kind = NUM                          # a player is a seat number
+        return _Scope({**self.locals, name: kind}, ctx)
+
+    def with_player(self) -> "_Scope":
+        if self.context is None or "player" in self.context:
+            return self
+        return _Scope(self.locals, self.context | {"player"})
+
+    def has(self, name: str) -> bool:
+        return self.context is None or name in self.context
+
+
+class _Check:
+    def __init__(self, ruleset):
+        self.m = model(ruleset)
+        self.sym = self.m.sym
+        self.out: list[Diagnostic] = []
+        self.i = 0
+        self.acting = _acting_effects()
+        self._let_kinds: dict[str, str] = {}
+        self.seen = 0
+
+    def diag(self, node, code, message):
+        if len(self.out) < 200:            # hostile files: enough to report, not all
+            self.out.append(self.sym.diag(self.i, node, code, message))
+
+    # ------------------------------------------------------------ declarations
+    def run(self) -> list[Diagnostic]:
+        for i, d in enumerate(self.sym.decls):
+            self.i = i
+            kind = d.get("kind")
+            if kind in ("effect", "table", "let"):
+                context = None                  # run from elsewhere: whatever the caller binds
+            elif kind in ("space", "building", "category"):
+                context = None                  # worked for a player: self, slot, worker, player bound
+            elif kind == "trigger":
+                context = frozenset(P.EVENTS.get(d.get("event"), ())) if d.get("event") in P.EVENTS else None
+            elif kind in ("phase", "setup", "final"):
+                context = frozenset()           # the engine runs these with no player acting
+            else:
+                context = None                  # the game's tiebreak is per player; others vary
+            params = {p: ANY for p in d.get("params") or ()}
+            scope = _Scope(params, context)
+            if kind == "table":
+                self.entries(d.get("entries") or [], scope)
+                continue
+            for key, v in d.items():
+                if key == "pos":
+                    continue
+                if type(v) is dict and "e" in v:
+                    if v["e"] == "amount":
+                        self.amount(v, scope)
+                    else:
+                        self.expr(v, scope)
+                elif type(v) is list and v and type(v[0]) is dict:
+                    if "s" in v[0]:
+                        self.block(v, scope)
+                    elif "e" in v[0]:
+                        for a in v:
+                            if type(a) is dict and a.get("e") == "amount":
+                                self.amount(a, scope)
+                            elif type(a) is dict and "e" in a:
+                                self.expr(a, scope)
+        return self.out
+
+    def entries(self, entries, scope):
+        for e in entries:
+            if "entries" in e:
+                self.entries(e["entries"], scope)
+            else:
+                self.block(e.get("body"), scope)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts, scope):
+        for st in stmts or ():
+            if type(st) is not dict:
+                continue
+            scope = self.stmt(st, scope)
+
+    def stmt(self, st, scope) -> _Scope:
+        """Check one statement; return the scope after it (a `let` binds its name)."""
+        s = st.get("s")
+        if s == "call":
+            name = st["name"]
+            if name in self.acting and name not in self.sym.effects and not scope.has("player"):
+                self.diag(st, "T219", "'%s' is done by the acting player, and no player is acting here "
+                          "(put it inside 'each player in ...', 'turns' or 'as')" % name)
+            for a in st["args"]:
+                self.arg(a, scope)
+            for a in st["kw"].values():
+                self.arg(a, scope)
+        elif s == "set":
+            t = st["target"]
+            c = self.sym.counters.get(t.get("name")) if t.get("name") not in scope.locals else None
+            if c is not None and c.get("scope") == "player" and t.get("of") is None and not scope.has("player"):
+                self.diag(st, "T219", "'%s' is a per-player counter and no player is acting here; write "
+                          "'set %s of PLAYER ...' or put it inside 'each player in ...'" % (t["name"], t["name"]))
+            if t.get("index") is not None:
+                self.expr(t["index"], scope)
+            if t.get("of") is not None:
+                self.expr(t["of"], scope)
+            k = self.expr(st["value"], scope)
+            if c is not None and c.get("by") is None and _may(k, NOT_NUMBER) and t.get("index") is None:
+                self.diag(st["value"], "T218", "counter '%s' holds a number, not %s" % (t["name"], _show(k)))
+        elif s == "let":
+            k = self.expr(st["value"], scope)
+            return scope.bind(st["name"], k)
+        elif s == "choose":
+            if not scope.has("player"):
+                self.diag(st, "T219", "a choice is made by the acting player, and no player is acting here "
+                          "(put it inside 'each player in ...', 'turns' or 'as')")
+            for o in st["options"]:
+                inner = scope
+                for prm in o["params"]:
+                    self.iterable(prm["in"], inner, "an option's choices")
+                    inner = inner.bind(prm["name"])
+                    if prm["where"] is not None:
+                        self.expr(prm["where"], inner)
+                if o["when"] is not None:
+                    self.expr(o["when"], inner)
+                self.block(o["body"], inner)
+        elif s == "if":
+            for cond, body in st["branches"]:
+                self.expr(cond, scope)
+                self.block(body, scope)
+            self.block(st["else"], scope)
+        elif s == "for":
+            self.iterable(st["iter"], scope, "'for'")
+            inner = scope.bind(st["var"])
+            self.block(st["body"], inner.with_player() if st.get("acting") else inner)
+        elif s == "as":
+            self.expr(st["player"], scope)
+            self.block(st["body"], scope.with_player())
+        elif s == "repeat":
+            if st["times"] is not None:
+                k = self.expr(st["times"], scope)
+                if _may(k, NOT_NUMBER):
+                    self.diag(st["times"], "T218", "'repeat' needs a number of times, not %s" % _show(k))
+            if st["while"] is not None:
+                self.expr(st["while"], scope)
+            self.block(st["body"], scope)
+        elif s == "turns":
+            self.iterable(st["order"], scope, "'turns'")
+            self.block(st["body"], scope.with_player())
+        elif s == "defer":
+            self.expr(st["until_vacant"], scope)
+            self.block(st["body"], scope)
+        elif s in ("step", "block", "entry"):
+            self.block(st.get("body"), scope)
+        return scope
+
+    def arg(self, a, scope):
+        if a.get("e") == "amount":
+            self.amount(a, scope)
+        else:
+            self.expr(a, scope)
+
+    def amount(self, a, scope):
+        k = self.expr(a["n"], scope)
+        if _may(k, NOT_NUMBER):
+            self.diag(a["n"], "T218", "an amount needs a number, not %s" % _show(k))
+
+    def iterable(self, e, scope, what) -> str:
+        k = self.expr(e, scope)
+        if _may(k, NOT_LIST):
+            self.diag(e, "T218", "%s needs a list to go through, not %s" % (what, _show(k)))
+        return k
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, scope) -> str:
+        self.seen += 1
+        k = e.get("e")
+        method = getattr(self, "e_" + str(k), None)
+        return method(e, scope) if method is not None else ANY
+
+    def e_int(self, e, scope):
+        return NUM
+
+    def e_str(self, e, scope):
+        return SYM
+
+    def e_name(self, e, scope):
+        name = e["id"]
+        if name in scope.locals:
+            return scope.locals[name]
+        if name in _CONTEXT:
+            if not scope.has(name):
+                where = ("no player is acting here (put it inside 'each player in ...', 'turns' or 'as')"
+                         if name == "player" else "'%s' is bound only %s" % (name, {
+                             "self": "while a space or building works", "slot": "while a space works",
+                             "target": "in a trigger whose event concerns a space",
+                             "worker": "in a building's owner bonus"}[name]))
+                self.diag(e, "T217", "'%s' is not defined here: %s" % (name, where))
+            return NUM if name in ("player", "worker", "slot") else SYM     # players are seat numbers
+        if name in ("round", "player_count"):
+            return NUM
+        if name in P.CONSTANTS:
+            return NONE if P.CONSTANTS[name] is None else NUM
+        sym = self.sym
+        c = sym.counters.get(name)
+        if c is not None:
+            if c.get("scope") == "player" and not scope.has("player"):
+                self.diag(e, "T219", "'%s' is a per-player counter and no player is acting here; write "
+                          "'%s of PLAYER' or put it inside 'each player in ...'" % (name, name))
+            return ANY if c.get("by") is not None else NUM
+        kind = sym.kind(name)
+        if kind in ("resource", "enum value", "space", "building", "category"):
+            return SYM
+        if kind == "enum":
+            return SYMS
+        if kind == "order":
+            return LIST
+        if kind == "let":
+            return self.let_kind(name)
+        return ANY
+
+    def let_kind(self, name):
+        found = self._let_kinds.get(name)
+        if found is not None:
+            return found
+        self._let_kinds[name] = ANY              # a cycle (reported as C801) stays unknown
+        d = self.sym.lets[name]
+        if d.get("params") is not None or type(d.get("value")) is not dict:
+            return ANY
+        saved_out, saved_i = self.out, self.i
+        self.out = []                            # the let's own diagnostics come from its declaration
+        try:
+            k = self.expr(d["value"], _Scope({}, None))
+        finally:
+            self.out, self.i = saved_out, saved_i
+        self._let_kinds[name] = k
+        return k
+
+    def let_call(self, e, fn, kinds) -> str:
+        """A let with parameters, worked out for the kinds of this call's arguments: what fails
+        inside it for these arguments is reported at the call."""
+        d = self.sym.lets[fn]
+        params = d.get("params") or []
+        if len(params) != len(kinds) or type(d.get("value")) is not dict:
+            return ANY
+        key = (fn, tuple(kinds))
+        found = self._let_kinds.get(key)
+        if found is None:
+            self._let_kinds[key] = (ANY, None)   # a let reaching itself (C801) stays unknown
+            saved_out, saved_i = self.out, self.i
+            self.out = []
+            try:
+                k = self.expr(d["value"], _Scope(dict(zip(params, kinds)), None))
+                inner = next((x for x in self.out if x.code == "T218"), None)
+            finally:
+                self.out, self.i = saved_out, saved_i
+            found = self._let_kinds[key] = (k, inner)
+        k, inner = found
+        if inner is not None:
+            self.diag(e, "T218", "%s(%s) cannot be worked out: %s (in the let at line %d)"
+                      % (fn, ", ".join(_show(k) for k in kinds), inner.message, inner.line))
+        return k
+
+    def e_list(self, e, scope):
+        kinds = [self.expr(x, scope) for x in e["items"]]
+        return SYMS if kinds and all(k == SYM for k in kinds) else LIST
+
+    def e_dict(self, e, scope):
+        for _, v in e["items"]:
+            self.expr(v, scope)
+        return ANY
+
+    def e_range(self, e, scope):
+        for key in ("lo", "hi"):
+            k = self.expr(e[key], scope)
+            if _may(k, NOT_NUMBER):
+                self.diag(e[key], "T218", "a range goes between numbers, not %s" % _show(k))
+        return LIST
+
+    def e_comp(self, e, scope):
+        self.iterable(e["iter"], scope, "a list comprehension")
+        inner = scope.bind(e["var"])
+        if e["cond"] is not None:
+            self.expr(e["cond"], inner)
+        self.expr(e["item"], inner)
+        return LIST
+
+    def e_not(self, e, scope):
+        self.expr(e["x"], scope)
+        return NUM
+
+    def e_neg(self, e, scope):
+        k = self.expr(e["x"], scope)
+        if _may(k, NOT_NUMBER):
+            self.diag(e, "T218", "'-' needs a number, not %s" % _show(k))
+        return NUM
+
+    def e_if(self, e, scope):
+        self.expr(e["cond"], scope)
+        return _union(self.expr(e["then"], scope), self.expr(e["else"], scope))
+
+    def e_binop(self, e, scope):
+        op = e["op"]
+        a, b = self.expr(e["left"], scope), self.expr(e["right"], scope)
+        if op in ("and", "or"):
+            if a == NONE:                          # none is false: `none and x` is none, `none or x` is x
+                return NONE if op == "and" else b
+            return _union(a, b)                   # either operand may be the value
+        if op in ("==", "!="):
+            return NUM
+        if op in ("in", "not in"):
+            if _may(b, NOT_LIST):
+                self.diag(e["right"], "T218", "'%s' needs a list on its right, not %s" % (op, _show(b)))
+            return NUM
+        if ANY in (a, b):
+            return ANY if op in _ARITH else NUM
+        results = set()
+        for x in a.split("|"):
+            for y in b.split("|"):
+                r = _combine(op, x, y)
+                if r is None:
+                    verb = "compare" if op in _ORDER else "combine"
+                    self.diag(e, "T218", "'%s' cannot %s %s with %s" % (op, verb, _show(a), _show(b)))
+                    return ANY
+                results.add(r)
+        return "|".join(sorted(results)) if results else ANY
+
+    def e_call(self, e, scope):
+        fn = e["fn"]
+        kinds = [self.expr(a, scope) for a in e["args"]]
+        if fn in scope.locals:
+            return ANY
+        if fn in self.sym.lets:
+            return self.let_call(e, fn, kinds)
+        if fn in _PLAYER_FUNCS and not scope.has("player"):
+            self.diag(e, "T219", "'%s' is about the acting player, and no player is acting here" % fn)
+        if not kinds:
+            return LIST if fn in ("open_spaces", "road_tiles", "players") else ANY
+        first = kinds[0]
+        if fn in _LIST_FUNCS:
+            if _may(first, NOT_LIST):
+                self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, _show(first)))
+            elif fn == "sum" and first == SYMS:
+                self.diag(e["args"][0], "T218", "'sum' adds numbers, not %s" % first)
+            if fn in ("max", "min", "first") and first == SYMS:
+                return SYM
+            return SYMS if fn == "distinct" and first == SYMS else _LIST_FUNCS[fn]
+        if fn == "abs":
+            if _may(first, NOT_NUMBER):
+                self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % _show(first))
+            return NUM
+        if fn == "held":
+            a = e["args"][0]
+            if _may(first, (NUM, LIST, SYMS, NONE)):
+                self.diag(a, "T218", "'held' needs a resource, not %s" % _show(first))
+            elif a.get("e") == "name" and a["id"] not in scope.locals \
+                    and self.sym.kind(a["id"]) in ("space", "building", "category", "enum value"):
+                self.diag(a, "T218", "'held' needs a resource, not %s '%s'" % (self.sym.kind(a["id"]), a["id"]))
+            return NUM
+        if fn == "owned_tiles" and _may(first, NOT_NUMBER):
+            self.diag(e["args"][0], "T218", "'owned_tiles' needs a player, not %s" % _show(first))
+            return LIST
+        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NONE)):
+            self.diag(e["args"][0], "T218", "'occupants' needs a space, not %s" % _show(first))
+            return LIST
+        if fn in ("owned_tiles", "occupants", "tagged", "multisets", "combinations", "piece_values"):
+            return LIST
+        if fn in ("index", "position", "strength", "piece_count"):
+            return NUM
+        return ANY
+
+    def e_index(self, e, scope):
+        k = self.expr(e["x"], scope)
+        key = self.expr(e["key"], scope)
+        if _may(k, NOT_LIST):
+            self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
+        elif k in LISTS and _may(key, NOT_NUMBER):
+            self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % _show(key))
+        if k == SYMS and key == NUM:
+            return SYM
+        return ANY
+
+    def e_attr(self, e, scope):
+        self.expr(e["x"], scope)
+        return ANY
+
+    def e_of(self, e, scope):
+        self.expr(e["player"], scope)
+        x = e["x"]
+        if x.get("e") == "name" and x["id"] in self.sym.counters and x["id"] not in scope.locals:
+            c = self.sym.counters[x["id"]]
+            return ANY if c.get("by") is not None else NUM
+        self.expr(x, scope.with_player())        # evaluated with that player acting
+        return ANY
+
+    def e_amount(self, e, scope):
+        self.amount(e, scope)
+        return ANY
+
+
+def check_values(ruleset) -> list[Diagnostic]:
+    """T217-T219 (see the module's docstring)."""
+    return _Check(ruleset).run()
+
+
+# Reported once the file is otherwise free of errors: a misspelt name or a wrong argument count
+# says more than the kinds and contexts worked out around it.
+check_values.after_clean = True

@@ -1,0 +1,53 @@
+"""Engine budgets: rules the checker cannot prove finite stop with a positioned E100, fast.
+
+A bounded number of steps between two decisions (engine.MAX_STEPS) and a bounded length for every
+list a rule builds (runtime.MAX_LIST): never a hang or a MemoryError.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cli_run import run_cli as run
+
+GAME = """game g:
+    score pp
+    players 2..2
+    rounds p
+    max_rounds 1
+resource pp, coin
+order turn_order
+phase p:
+    each player in turn_order:
+%s
+"""
+
+CASES = {
+    "loop_on_state": ("        repeat while held(coin) >= 0:\n            gain 1 coin", "10:9", "steps"),
+    "huge_repeat": ("        repeat 999999:\n            gain 1 coin", "10:9", "steps"),
+    "huge_range": ("        gain count([x for x in 1..held(coin) + 1000000]) coin", "10:32", "range"),
+    "multisets": ("        gain count(multisets([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 9 + held(coin))) coin",
+                  "10:20", "multisets"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_budget_exceeded_is_a_positioned_error(name, tmp_path, capsys):
+    body, where, word = CASES[name]
+    path = tmp_path / "g.rules"
+    path.write_text(GAME % body)
+    assert run(capsys, "check", str(path))[0] == 0          # the checker cannot tell
+    start = time.perf_counter()
+    code, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1")
+    assert time.perf_counter() - start < 10
+    assert code == 1
+    assert "%s:%s: error: while playing:" % (path, where) in out + err
+    assert word in out + err and "[E100]" in out + err
+
+
+def test_small_ranges_and_multisets_still_work(tmp_path, capsys):
+    path = tmp_path / "g.rules"
+    path.write_text(GAME % "        gain count([x for x in 1..held(coin) + 3]) + count(multisets([1, 2, 3], 2)) coin")
+    code, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1", "--format", "json")
+    assert code == 0, out + err

@@ -1,0 +1,54 @@
+"""Hostile inputs on the command line: pipes named *.rules, endless devices, deeply nested log lines.
+
+Each is an input error with a position (exit 1), never a hang, a traceback or unbounded memory.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from cli_run import run_cli as run
+
+RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+@pytest.fixture
+def fifo_dir(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this system")
+    shutil.copy(RULESETS / "caylus.rules", tmp_path / "caylus.rules")
+    os.mkfifo(tmp_path / "pipe.rules")
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv", [("check", "{d}/pipe.rules"), ("check", "{d}"), ("play", "{d}/pipe.rules"),
+                                  ("replay", "{d}/pipe.rules"), ("variants", "{d}/caylus.rules")])
+def test_a_pipe_named_rules_never_hangs(fifo_dir, capsys, argv):
+    start = time.perf_counter()
+    code, out, err = run(capsys, *[a.format(d=fifo_dir) for a in argv])
+    assert time.perf_counter() - start < 10
+    if "pipe.rules" in " ".join(argv) or argv == ("check", "{d}"):
+        assert code == 1
+        assert "pipe.rules:1:1: error: is a pipe or a socket, not a file [P005]" in out + err
+    else:
+        assert code == 0                # the pipe beside a game is not one of its variants
+
+
+def test_replaying_an_endless_device_stops_at_the_line_limit(capsys):
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    code, out, err = run(capsys, "replay", "/dev/zero")
+    assert code == 1 and "/dev/zero:1:1: error: a line longer than" in out + err
+
+
+def test_a_deeply_nested_log_line_is_an_input_error(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "caylus", "--players", "3", "--seed", "1", "--log", str(log))[0] == 0
+    header = log.read_text().splitlines()[0]
+    log.write_text(header + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and "g.jsonl:2:1: error: not a log record: JSON nested too deeply [R002]" in out + err
