@@ -101,6 +101,7 @@ FUNCTIONS: dict[str, Signature] = {
     "hidden_pieces": Signature(2, 2, says="the face-down {0} on {1} the acting player has not seen"),
     "road_at": Signature(1, 1, says="the tile on road slot {0}, or none"),
     "slot_of": Signature(1, 1, says="the road slot of tile {0} (0 when it is not on the road)"),
+    "awaited": Signature(1, 1, says="whether an effect deferred until {0} is vacant still waits for it"),
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.

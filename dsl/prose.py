@@ -166,6 +166,9 @@ class Prose:
             cost = ", ".join(self.expr(a) for a in d.get("cost", [])) or "nothing"
             lines = ["%s (%s building): costs %s, worth %s prestige" % (title, self.name(d["category"] or "?"), cost,
                                                                          d.get("prestige", 0))]
+            count = d.get("count", 1)
+            if count != 1:          # how many tiles the box holds, when not one (a printing's difference)
+                lines[0] += ", %s tiles" % ("any number of" if count == "unlimited" else count)
             for part, label in (("work", "when a worker is here"), ("owner", "its owner, when another player works here"),
                                 ("on_build", "when built")):
                 if d.get(part):

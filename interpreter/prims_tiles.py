@@ -15,7 +15,8 @@ General mechanisms for any tile-laying game (Caylus 1303 uses each of them):
   acting player (when the choice of site belongs to the rules, not to the builder).
 
 Functions: ``road_at(i)`` is the tile on road slot i (or none), ``slot_of(t)`` the slot of a tile
-(0 when it is not on the road).
+(0 when it is not on the road), ``awaited(x)`` whether a ``defer until vacant x`` block still waits
+(a change already paid for, which a rule may refuse to offer twice).
 """
 from __future__ import annotations
 
@@ -154,3 +155,10 @@ def build_slot_of(c, pos):
         road = g.s.road
         return road.index(x) if x is not None and x in road else 0
     return slot_of
+
+
+@function("awaited")
+def build_awaited(c, pos):
+    def awaited(g, player, x):
+        return any(d[0] == x for d in g.s.deferred)
+    return awaited

@@ -573,6 +573,20 @@ def test_recruitment_by_player_count():
         assert [counter(g, "workers", p) for p in range(players)] == [n] * players
 
 
+def test_recruitment_has_no_other_source_than_the_listed_ones():
+    """3 (2 with 5 players) + 1 per residence + 2 for the Garden + 1 for the Day Laborer, nothing for
+    the Granary, the Factory, other monuments, characters or buildings (the cut-off line, assumption 14)."""
+    g = new_game(players=5, characters={BLUE: ["day_laborer", "foreman"], BLACK: "architect"},
+                 road={1: ("residence", BLUE), 2: ("residence", BLUE), 3: ("garden", BLUE),
+                       4: ("granary", BLUE), 5: ("factory", BLUE), 6: ("theater", BLACK), 7: ("residence", GREEN),
+                       9: ("wood_farm_setup", BLACK), 17: "gold_mine_setup"})
+    for p in range(5):
+        give(g, p, workers=0, camp=15, gold=0, food=0, fabric=0)
+    g.start_phase("stewardship")
+    assert [counter(g, "workers", p) for p in range(5)] == [2 + 2 + 2 + 1, 2, 2 + 1, 2, 2]
+    assert counter(g, "food", BLUE) == 1 and counter(g, "fabric", BLUE) == 1
+
+
 def test_day_laborer_recruits_one_more():
     g = new_game(players=2, characters={BLUE: "day_laborer"})
     give(g, BLUE, workers=0, camp=15)
@@ -722,7 +736,7 @@ def test_every_assumption_is_documented():
     doc = (root / "docs" / "caylus1303.md").read_text()
     listed = [line for line in doc.split("## Assumptions", 1)[1].split("## ", 1)[0].splitlines()
               if line[:1].isdigit()]
-    assert len(marked) == len(listed) == 13
+    assert len(marked) == len(listed) == 14
 
 
 # ------------------------------------------------------------------ soak (invariants after every decision)

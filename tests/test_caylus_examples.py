@@ -371,13 +371,23 @@ def test_castle_penalty_never_below_zero_and_not_when_full():
     assert counter(g, "pp", RED) == 0                  # -2, floored at 0
     choose(g, "stop")                                  # Blue could but will not
     assert counter(g, "pp", BLUE) == 3
+    # No room: the Dungeon and Walls scored, one Towers part left, which Red, first in the
+    # castle, fills; Blue owns a batch but cannot give it: he keeps his cubes and his PP.
     g2 = new_game(players=4)
-    g2.s.counters["section_filled"] = [6, 10, 14]
-    g2.s.counters["castle_parts"][RED] = [2, 0, 0]     # the Dungeon scoring that follows asks Red for a favor
+    g2.s.counters["scored"] = [1, 1, 0]
+    g2.s.counters["current_section"] = 2
+    g2.s.counters["favor_columns"] = 5
+    g2.s.counters["section_filled"] = [6, 10, 13]
     give(g2, RED, pp=5, food=1, wood=1, stone=1)
-    _castle(g2, [RED])
-    assert g2.prompt() == "Royal favor: choose a row"
-    assert counter(g2, "pp", RED) == 5                 # no room: no penalty
+    give(g2, BLUE, pp=5, food=1, wood=1, stone=1)
+    _castle(g2, [RED, BLUE])
+    assert g2.current_player() == RED
+    choose(g2, "batch:food+wood+stone")
+    assert counter(g2, "pp", RED) == 8                 # a Towers part: 3 PP
+    assert g2.s.counters["section_filled"] == [6, 10, 14]
+    assert counter(g2, "pp", BLUE) == 5                # no room: no penalty
+    assert [counter(g2, c, BLUE) for c in ("food", "wood", "stone")] == [1, 1, 1]
+    assert g2.current_player() == RED and g2.prompt() == "Royal favor: choose a row"   # Red's most batches
 
 
 def test_bailiff_moves_one_when_the_provost_is_behind():
@@ -503,11 +513,32 @@ def test_gate_moves_the_worker_and_pays_the_owner():
 
 
 def test_joust_field_needs_a_denier_and_a_cloth():
+    for denier, cloth in ((1, 0), (0, 1)):
+        g = new_game(players=3)
+        occupy(g, "joust_field", RED)
+        give(g, RED, denier=denier, cloth=cloth, pp=0)
+        levels = [list(row) for row in g.s.counters["favor_level"]]
+        workers = counter(g, "workers", RED)
+        g.start_phase("specials")
+        # Nothing to decide: no joust, no favor, the worker came home, and (with no other
+        # worker out) the turn ran on to the next one's placement, after its income of 2.
+        assert g.s.occ.get("joust_field") == []
+        assert counter(g, "workers", RED) == workers + 1
+        assert g.s.phase == "placement"
+        assert counter(g, "denier", RED) == denier + 2 and counter(g, "cloth", RED) == cloth
+        assert counter(g, "pp", RED) == 0 and g.s.counters["favor_level"] == levels
+        assert not g.prompt().startswith("Royal favor")
+    # With both, the joust costs exactly 1 denier and 1 cloth and gives one favor.
     g = new_game(players=3)
     occupy(g, "joust_field", RED)
-    give(g, RED, denier=1, cloth=0)
+    give(g, RED, denier=1, cloth=1, pp=0)
     g.start_phase("specials")
-    assert g.s.occ.get("joust_field") == []      # nothing to decide: the worker came home
+    assert g.current_player() == RED and set(g.legal_options()) == {"skip", "joust"}
+    choose(g, "joust")
+    assert counter(g, "denier", RED) == 0 and counter(g, "cloth", RED) == 0
+    assert g.prompt() == "Royal favor: choose a row"
+    choose(g, "row:row_prestige")                  # level 1: 1 PP at once
+    assert counter(g, "pp", RED) == 1 and g.s.counters["favor_level"][RED] == [1, 0, 0, 0]
 
 
 def test_illegal_option_names_the_legal_ones_and_changes_nothing():

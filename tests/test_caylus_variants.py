@@ -87,3 +87,56 @@ def test_two_players_inn_keeps_its_power():
 def test_first_edition_has_one_architect_and_no_jeweller():
     g = Game.new(variant("first_edition"), players=3, seed=0)
     assert "jeweller" not in g.s.supply and g.s.supply["architect"] == 1
+
+
+STONE = ("stone_farm", "park", "workshop", "alchemist", "bank", "jeweller", "tailor", "church", "architect")
+
+
+def _stone_tiles(g):
+    return {k: g.s.supply.get(k, 0) for k in STONE if g.s.supply.get(k, 0)}
+
+
+def test_each_printing_of_the_stone_buildings():
+    # The base: the second edition, 10 tiles (two Architects).
+    base = _stone_tiles(Game.new(load_checked("caylus"), players=3, seed=0))
+    assert sum(base.values()) == 10 and base["architect"] == 2 and base["jeweller"] == 1
+    # The first edition: 8 tiles, no Jeweller, one Architect.
+    first = _stone_tiles(Game.new(variant("first_edition"), players=3, seed=0))
+    assert sum(first.values()) == 8 and "jeweller" not in first and first["architect"] == 1
+    # The rulebook in ../shared/rules: "9 stone tiles", a Jeweller and one Architect.
+    book = _stone_tiles(Game.new(variant("one_architect"), players=3, seed=0))
+    assert sum(book.values()) == 9 and book["jeweller"] == 1 and book["architect"] == 1
+    assert set(book) == set(STONE)
+
+
+def test_one_architect_the_second_cannot_be_built():
+    g = Game.new(variant("one_architect"), players=3, seed=0)
+    empty_road_after_neutrals(g)
+    g.put_tile("mason", 9, RED)
+    g.s.counters["provost"] = 9
+    occupy(g, g.s.road[9], RED)
+    give(g, RED, stone=2, food=2, cloth=1)
+    g.start_phase("activation")
+    assert "build:architect" in g.legal_options() and "build:jeweller" in g.legal_options()
+    choose(g, "build:architect")
+    assert g.s.supply.get("architect", 0) == 0
+
+
+def test_one_architect_is_listed_and_plays_to_the_end(capsys):
+    from provost.tools.cli import main
+    assert main(["variants", "caylus"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "one_architect" in x)
+    assert "9 stone buildings" in line
+    g = Game.new(variant("one_architect"), players=4, seed=5)
+    while not g.finished:
+        g.apply(g.legal_options()[0])
+    assert len(g.scores()) == 4
+
+
+def test_the_diff_of_a_printing_says_how_many_tiles(capsys):
+    from provost.tools.cli import main
+    assert main(["diff", "caylus", "one_architect"]) == 0
+    out = capsys.readouterr().out
+    was, now = out.split("was:", 1)[1].split("now:", 1)
+    assert "Architect (stone building): costs 1 stone, 1 food, worth 6 prestige, 2 tiles" in was
+    assert "Architect (stone building): costs 1 stone, 1 food, worth 6 prestige\n" in now

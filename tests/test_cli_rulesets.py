@@ -74,7 +74,7 @@ def test_unknown_variant_is_a_usage_error_naming_the_variants(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert "provost: error: unknown variant 'nope' of caylus" in err
-    assert "(variants: first_edition, simplified_favor, two_players)" in err
+    assert "(variants: first_edition, one_architect, simplified_favor, two_players)" in err
 
 
 def test_did_you_mean_a_variant(capsys):

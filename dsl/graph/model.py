@@ -42,7 +42,7 @@ PASS_THROUGH = {"first", "distinct", "multisets", "combinations", "min", "max", 
 # Functions whose value holds no symbols we track (numbers, players, truth values).
 NO_SYMBOLS = {"count", "sum", "abs", "held", "index", "position", "occupants", "players", "is_neutral",
               "piece_values", "strength", "piece_count", "all_pieces_count", "all_strength", "present",
-              "room", "hidden_pieces", "has_tag", "slot_of"}
+              "room", "hidden_pieces", "has_tag", "slot_of", "awaited"}
 MAX_LET_DEPTH = 12
 
 
