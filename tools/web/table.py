@@ -184,6 +184,10 @@ class Table:
         if not _has_hidden(g.prog):
             return everyone
         others = [p for p in everyone if p != player]
+        if len(g.legal_options()) < 2:
+            # A forced move: the others cannot know it was forced (that may hang on what they
+            # may not see, such as the brokers left behind a screen), so it stays the decider's.
+            return [player]
         outcomes: dict[str, list[str]] = {}
         for opt in g.legal_options():
             c = g.clone()
