@@ -226,6 +226,8 @@ const Provost = (() => {
     }
     function render() {
       app.replaceChildren();
+      app.dataset.n = state ? state.decisions : "";       // tests wait on these
+      app.dataset.turn = state && state.your_turn ? "yes" : "no";
       if (!state) { app.append(el("p", {class: "error"}, message || "loading…")); return; }
       const v = state.view;
       const status = state.finished ? el("span", {class: "result", id: "result"}, "Game over — " +
