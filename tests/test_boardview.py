@@ -1,0 +1,59 @@
+"""The board description (interpreter/boardview.py) and its terminal drawing, for any rule file."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from provost.interpreter.agents.board_text import print_board
+from provost.interpreter.boardview import board_view
+from provost.interpreter.engine import Game
+
+
+def _played(name, players, n, seed=1):
+    g = Game.new(name, players=players, seed=seed)
+    for _ in range(n):
+        g.apply(g.legal_options()[-1])
+    return g
+
+
+@pytest.mark.parametrize("name,players", [("caylus", 3), ("caylus1303", 3), ("ys", 4),
+                                          ("rulesets/examples/caylus.brewery.rules", 3)])
+def test_every_game_draws_for_every_seat(name, players):
+    g = _played(name, players, 40)
+    for seat in range(g.s.humans):
+        v = board_view(g.rs.decls, g.observation(seat), humans=g.s.humans)
+        assert v["seat"] == seat and len(v["panels"]) >= players
+        out = io.StringIO()
+        print_board(v, out)
+        assert v["title"] in out.getvalue()
+
+
+def test_caylus_road_has_the_provost_and_bailiff_as_markers():
+    g = _played("caylus", 3, 10)
+    v = board_view(g.rs.decls, g.observation(0))
+    road = v["tracks"][0]
+    assert len(road["cells"]) == 28
+    assert {m["name"] for m in road["markers"]} == {"provost", "bailiff"}
+    assert [m["at"] for m in road["markers"] if m["name"] == "provost"] == [g.s.counters["provost"]]
+    out = io.StringIO()
+    print_board(v, out)
+    assert "[provost]" in out.getvalue()
+
+
+def test_a_new_building_appears_with_no_layout_work():
+    g = Game.new("rulesets/examples/caylus.brewery.rules", players=3, seed=1)
+    v = board_view(g.rs.decls, g.observation(0))
+    assert any(s["kind"] == "brewery" and s["title"] == "Brewery" for s in v["shared"]["supply"])
+
+
+def test_others_hidden_values_are_face_down():
+    g = _played("caylus1303", 3, 30)
+    v = board_view(g.rs.decls, g.observation(0))
+    for p in v["panels"]:
+        score = next(r for r in p["resources"] if r["score"])
+        assert (score["value"] == {"hidden": True}) == (p["seat"] != 0)
+    g = _played("ys", 4, 40)
+    v = board_view(g.rs.decls, g.observation(0))
+    hidden = [pc for grp in v["groups"] for sp in grp["spaces"] for pc in sp["pieces"] if pc["hidden"]]
+    assert hidden and all(pc["owner"] != 0 and pc["value"] is None for pc in hidden)
