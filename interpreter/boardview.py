@@ -20,6 +20,7 @@ What the declarations give, and how it is drawn:
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 # A position counter may run a little beyond its track (Caylus 1303's provost: road 24, max 26).
@@ -271,3 +272,47 @@ def _zone(names: Names, name: str, z: dict, v) -> dict:
         parts = [{"key": k, "title": names(k), **_items(names, x)} for k, x in v.items()]
         return {"name": name, "title": names(name), "parts": parts}
     return {"name": name, "title": names(name), "parts": [{"key": None, "title": "", **_items(names, v)}]}
+
+
+# ---------------------------------------------------------------- who may know which option was chosen
+def has_hidden(prog) -> bool:
+    """Whether anything in these rules is hidden from some seat (else every decision is public)."""
+    if any(c.get("visible", "public") != "public" for c in prog.counters.values()):
+        return True
+    if any(z.get("visible", "public") != "public" for z in prog.zones.values()):
+        return True
+    return any(d.get("private") for d in prog.pieces.values())
+
+
+def _obs_key(game, seat: int) -> str:
+    obs = game.observation(seat)
+    obs.pop("options", None)
+    return json.dumps(obs, sort_keys=True, default=str)
+
+
+def who_sees(game, player: int, option: str) -> list[int]:
+    """The seats that may know ``player`` chose ``option`` at the decision ``game`` is asking now.
+
+    A seat may know it when its observation after the decision tells that option apart from every
+    other option ``player`` had (tried on clones; the game itself is untouched).  A secret bid or a
+    broker laid face down leaves the others' observations alike, so only the decider knows it; a
+    forced move stays the decider's too, since whether it was forced may hang on hidden values.
+    """
+    everyone = list(range(game.s.players))
+    if not has_hidden(game.prog):
+        return everyone
+    options = game.legal_options()
+    if len(options) < 2:
+        return [player]
+    others = [p for p in everyone if p != player]
+    outcomes: dict[str, list[str]] = {}
+    for opt in options:
+        c = game.clone()
+        c.apply(opt)
+        outcomes[opt] = [_obs_key(c, p) for p in others]
+    chosen = outcomes[option]
+    seen = [player]
+    for i, p in enumerate(others):
+        if all(o == option or outcomes[o][i] != chosen[i] for o in outcomes):
+            seen.append(p)
+    return sorted(seen)

@@ -31,9 +31,16 @@ QUIT_WORDS = frozenset({"quit", "exit", ":q"})
 class HumanAgent(SeededAgent):
     name = "human"
 
+    LAST_MOVES = 8
+
     def __init__(self, seed: int = 0, seat: int = 0, stdin=None, stdout=None):
         super().__init__(seed, seat)
         self.stdin, self.stdout = stdin, stdout
+        self.moves: list[tuple[int, str | None, str]] = []     # (player, option or None if hidden, prompt)
+
+    def saw(self, player: int, option: str | None, prompt: str) -> None:
+        """A decision was made (``option`` None: one this seat may not know); kept for the next display."""
+        self.moves = (self.moves + [(player, option, prompt)])[-self.LAST_MOVES:]
 
     # streams are looked up late so that tests (and pytest's capture) can swap sys.stdin/stdout
     def _in(self):
@@ -68,6 +75,12 @@ class HumanAgent(SeededAgent):
 
         from .board_text import print_board
         print_board(board_view(game.rs.decls, game.observation(player), humans=game.s.humans), self._out())
+        if self.moves:
+            from provost.interpreter.boardview import Names, option_label
+            names = Names(game.rs.decls)
+            self._say("last moves: " + "; ".join(
+                "P%d %s" % (p + 1, option_label(names, o) if o is not None else "(%s: hidden)" % pr)
+                for p, o, pr in self.moves))
 
     def show(self, game, player: int, options: list[str]) -> None:
         s = game.s

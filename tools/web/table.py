@@ -17,7 +17,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
-from provost.interpreter.boardview import Names, board_view, option_label
+from provost.interpreter.boardview import Names, board_view, option_label, who_sees
 
 BOT_AGENTS = ("random", "greedy")
 
@@ -42,21 +42,6 @@ class Decision:
     def as_dict(self) -> dict:
         return {"player": self.player, "option": self.option, "prompt": self.prompt,
                 "round": self.round, "phase": self.phase, "seen_by": self.seen_by}
-
-
-def _has_hidden(prog) -> bool:
-    """Whether anything in these rules is hidden from some seat (else every decision is public)."""
-    if any(c.get("visible", "public") != "public" for c in prog.counters.values()):
-        return True
-    if any(z.get("visible", "public") != "public" for z in prog.zones.values()):
-        return True
-    return any(d.get("private") for d in prog.pieces.values())
-
-
-def _obs_key(game, seat: int) -> str:
-    obs = game.observation(seat)
-    obs.pop("options", None)
-    return json.dumps(obs, sort_keys=True, default=str)
 
 
 @dataclass
@@ -174,31 +159,9 @@ class Table:
     def _apply(self, option: str) -> None:
         g = self.game
         player, prompt, rnd, phase = g.current_player(), g.prompt(), g.s.round, g.s.phase
-        seen_by = self._who_sees(player, option)
+        seen_by = who_sees(g, player, option)
         g.apply(option)
         self.decisions.append(Decision(player, option, prompt, rnd, phase, seen_by))
-
-    def _who_sees(self, player: int, option: str) -> list[int]:
-        g = self.game
-        everyone = list(range(g.s.players))
-        if not _has_hidden(g.prog):
-            return everyone
-        others = [p for p in everyone if p != player]
-        if len(g.legal_options()) < 2:
-            # A forced move: the others cannot know it was forced (that may hang on what they
-            # may not see, such as the brokers left behind a screen), so it stays the decider's.
-            return [player]
-        outcomes: dict[str, list[str]] = {}
-        for opt in g.legal_options():
-            c = g.clone()
-            c.apply(opt)
-            outcomes[opt] = [_obs_key(c, p) for p in others]
-        chosen = outcomes[option]
-        seen = [player]
-        for i, p in enumerate(others):
-            if all(o == option or outcomes[o][i] != chosen[i] for o in outcomes):
-                seen.append(p)
-        return sorted(seen)
 
     def move(self, seat: int, option: str, expected: int | None) -> None:
         if self.replay:
