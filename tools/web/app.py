@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from .assets import static_text
 from .table import BOT_AGENTS, Table, TableError
 
 MAX_BODY = 64 * 1024
-
-
-def static_text(name: str) -> str:
-    return resources.files("provost.tools.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
 class Tables:
@@ -65,7 +62,7 @@ def _error(status: int, message: str) -> JSONResponse:
 def _diagnostics_message(exc) -> str:
     diags = getattr(exc, "diagnostics", None)
     if diags:
-        return "\n".join(str(d) for d in diags)
+        return "\n".join(d.format_text() for d in diags)
     return str(exc)
 
 
@@ -100,6 +97,13 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
                     return _error(400, "the rules do not load:\n" + _diagnostics_message(e))
                 return _error(500, "internal error: %s: %s" % (type(e).__name__, e))
         return run
+
+    async def locked(t: Table, fn, *args):
+        """Run table work in a worker thread (a bot's move must not stall other seats), one at a time per table."""
+        def run():
+            with t.lock:
+                return fn(*args)
+        return await run_in_threadpool(run)
 
     def seat(request: Request) -> tuple[Table, int]:
         t = tables.get(request.path_params["gid"])
@@ -142,7 +146,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             problem = players_out_of_range(rs, players)
             if problem:
                 raise TableError(400, problem)
-        t = tables.add(Table.new(ruleset, variant, players, seed, agents, save_dir))
+        t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
         links = _links(t)
         return JSONResponse({"gid": t.gid, "seats": links, "game": "/game/%s" % t.gid})
 
@@ -160,8 +164,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         at = request.query_params.get("at")
         if at is not None and not at.isdigit():
             raise TableError(400, "at must be a decision number")
-        with t.lock:
-            return JSONResponse(t.state_for(p, int(at) if at is not None else None))
+        return JSONResponse(await locked(t, t.state_for, p, int(at) if at is not None else None))
 
     async def move(request: Request):
         t, p = seat(request)
@@ -172,21 +175,22 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             raise TableError(400, "option must be an option id (a string)")
         if n is not None and not isinstance(n, int):
             raise TableError(400, "n must be the number of decisions the page has seen")
-        with t.lock:
+        def run():
             t.move(p, option, n)
-            return JSONResponse(t.state_for(p))
+            return t.state_for(p)
+        return JSONResponse(await locked(t, run))
 
     async def advance(request: Request):
         t, p = seat(request)
-        with t.lock:
+        def run():
             t.advance()
-            return JSONResponse(t.state_for(p))
+            return t.state_for(p)
+        return JSONResponse(await locked(t, run))
 
     async def why(request: Request):
         t, p = seat(request)
         option = request.query_params.get("option", "")
-        with t.lock:
-            return JSONResponse({"option": option, "why": t.why_not(p, option)})
+        return JSONResponse({"option": option, "why": await locked(t, t.why_not, p, option)})
 
     async def asset(request: Request):
         name = request.path_params["name"]

@@ -14,6 +14,7 @@ import json
 
 from provost.interpreter.boardview import board_view
 
+from .assets import static_text
 from .table import Table, TableError
 
 
@@ -48,8 +49,6 @@ def frames_of(t: Table) -> dict:
 
 
 def replay_html(log_path: str) -> str:
-    from .app import static_text
-
     try:
         t = Table.from_log(log_path)
     except TableError as e:
