@@ -142,6 +142,9 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
                             "slots": sp.get("slots"), "workers": list(occupants.get(sp["name"], [])),
                             "pieces": pieces_at.get(sp["name"], [])})
 
+    for g in groups.values():
+        g["grid"] = _grid(g["spaces"], names)
+
     scales, shared_counters = [], []
     per_player_counters = []
     for name, c in counters_decl.items():
@@ -237,6 +240,23 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
         "shared": {"counters": shared_counters, "zones": shared_zones, "supply": supply},
         "panels": panels, "score": score,
     }
+
+
+def _grid(spaces: list[dict], names: Names) -> dict | None:
+    """Rows and columns when every space of a group has two more tags that place it in a table
+    (Ys: neighborhood x area, colour x line); None otherwise."""
+    if len(spaces) < 4 or any(len(sp["tags"]) < 2 for sp in spaces):
+        return None
+    cells = {(sp["tags"][0], sp["tags"][1]) for sp in spaces}
+    if len(cells) != len(spaces):
+        return None
+    rows = list(dict.fromkeys(sp["tags"][0] for sp in spaces))
+    cols = list(dict.fromkeys(sp["tags"][1] for sp in spaces))
+    if len(rows) < 2 or len(cols) < 2:
+        return None
+    for sp in spaces:
+        sp["row"], sp["col"] = rows.index(sp["tags"][0]), cols.index(sp["tags"][1])
+    return {"rows": [names(r) for r in rows], "cols": [names(c) for c in cols]}
 
 
 def groups_places(groups: dict) -> set:

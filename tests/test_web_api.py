@@ -226,3 +226,21 @@ def test_replay_table_and_view_page(tmp_path):
     assert s["at"] == 5 and not s["your_turn"] and len(s["log"]) == len(t.decisions)
     html = replay_html(str(log))
     assert "provost-data" in html and "<script src" not in html and "http" not in html.split("provost-data")[0]
+
+
+def test_the_finished_game_gives_a_log_that_replays(offered, tmp_path):
+    from provost.interpreter.gamelog import replay
+
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"], seed=11)
+    url = api(g["seats"][0]["url"])
+    r = c.get(url + "/log")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    play_to_end(c, url, random.Random(11), [])
+    r = c.get(url + "/log")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    path = tmp_path / "downloaded.jsonl"
+    path.write_text(r.text, encoding="utf-8")
+    ok, message, game = replay(str(path))
+    assert ok, message
+    assert (tmp_path / (g["gid"] + ".jsonl")).read_text(encoding="utf-8") == r.text

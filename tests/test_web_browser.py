@@ -127,6 +127,9 @@ def test_a_whole_game_by_clicking(browser, server, ruleset, players):
     clicks = _play_by_clicking(page, random.Random(3))
     assert clicks > 5
     assert "Game over" in page.locator("#result").inner_text()
+    href = page.locator("#gamelog").get_attribute("href")
+    log = page.request.get(base + href)
+    assert log.status == 200 and log.text().startswith('{"type": "header"')
     # the log names every decision, and the slider steps back through them
     total = page.locator("#log li").count()
     assert total > clicks

@@ -9,6 +9,7 @@
     POST /api/t/{gid}/{token}/move      {option, n}: the seat's decision (n: decisions seen, for staleness)
     POST /api/t/{gid}/{token}/advance   play one bot move, if a bot is to decide
     GET  /api/t/{gid}/{token}/why       ?option=ID: why that option is not legal now
+    GET  /api/t/{gid}/{token}/log       the JSON Lines game log, once the game is over
 
 Every answer to a seat is built from that seat's observation.  Bad requests get a 4xx with
 ``{"error": reason}``; nothing a request sends can stop the server.
@@ -192,6 +193,13 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         option = request.query_params.get("option", "")
         return JSONResponse({"option": option, "why": await locked(t, t.why_not, p, option)})
 
+    async def game_log(request: Request):
+        t, p = seat(request)
+        text = await locked(t, t.game_log)
+        name = "provost-%s-%s.jsonl" % (os.path.splitext(os.path.basename(t.ruleset))[0], t.gid)
+        return Response(text, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": 'attachment; filename="%s"' % name})
+
     async def asset(request: Request):
         name = request.path_params["name"]
         types = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -210,5 +218,6 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         Route("/api/t/{gid}/{token}/move", guarded(move), methods=["POST"]),
         Route("/api/t/{gid}/{token}/advance", guarded(advance), methods=["POST"]),
         Route("/api/t/{gid}/{token}/why", guarded(why)),
+        Route("/api/t/{gid}/{token}/log", guarded(game_log)),
     ]
     return Starlette(routes=routes)

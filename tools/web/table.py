@@ -137,6 +137,9 @@ class Table:
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(self.as_dict(), f)
         os.replace(tmp, path)                      # a crash mid-write never leaves half a save
+        if self.game is not None and self.game.finished and not self.replay:
+            with open(os.path.join(self.save_dir, self.gid + ".jsonl"), "w", encoding="utf-8") as f:
+                f.write(self.game_log())
 
     # ------------------------------------------------------------ seats
     def seat_of(self, token: str) -> int:
@@ -202,6 +205,25 @@ class Table:
         if g.current_player() != seat or self.replay or g.finished:
             raise TableError(409, "you have no decision to make now")
         return explain(g, option)
+
+    # ------------------------------------------------------------ the game log
+    def game_log(self) -> str:
+        """The finished game as a JSON Lines game log (``gamelog``), for ``provost replay``/``view``/``serve --replay``.
+
+        Only once the game is over: the log holds every seat's choices, secret ones included.
+        """
+        import io
+
+        from provost.interpreter.gamelog import GameLogWriter
+
+        if not self.game.finished:
+            raise TableError(409, "the game log is offered once the game is over (it holds every seat's choices)")
+        buf = io.StringIO()
+        w = GameLogWriter(buf, self.game, self.agents, {"ruleset": self.ruleset, "variant": self.variant})
+        for i, d in enumerate(self.decisions, 1):
+            w.decision(i, d.player, d.option, d.round, d.phase)
+        w.result(self.game)
+        return buf.getvalue()
 
     # ------------------------------------------------------------ what a seat is sent
     def log_for(self, seat: int) -> list[dict]:

@@ -74,6 +74,7 @@ const Provost = (() => {
     if (view.groups.length) {
       const groups = el("section", {class: "groups"});
       for (const g of view.groups) {
+        if (g.grid) { groups.append(grid(g, players, place)); continue; }
         groups.append(el("div", {class: "group", "data-group": g.name}, el("h3", {}, g.title),
           el("div", {class: "spaces"}, g.spaces.map((s) => {
             const a = place(s.name);
@@ -142,6 +143,25 @@ const Provost = (() => {
     }
     root.append(panels);
     return root;
+  }
+
+  // spaces that two tags place in a table (rows x columns), each cell titled by its space
+  function grid(g, players, place) {
+    const t = el("table", {class: "grid"});
+    t.append(el("tr", {}, el("th", {}, ""), g.grid.cols.map((c) => el("th", {}, c))));
+    g.grid.rows.forEach((r, i) => {
+      const tr = el("tr", {}, el("th", {class: "rowh"}, r));
+      g.grid.cols.forEach((c, j) => {
+        const s = g.spaces.find((x) => x.row === i && x.col === j);
+        if (!s) { tr.append(el("td", {})); return; }
+        const a = place(s.name);
+        tr.append(el("td", {class: "space" + (a.class ? " " + a.class : ""), onclick: a.onclick, "data-place": s.name, title: s.title},
+          s.workers.length ? el("div", {class: "workers"}, s.workers.map((p) => worker(p, players))) : null,
+          s.pieces.length ? el("div", {class: "pieces"}, s.pieces.map((pc) => piece(pc, players))) : null));
+      });
+      t.append(tr);
+    });
+    return el("div", {class: "group", "data-group": g.name}, el("h3", {}, g.title), t);
   }
 
   function zone(z) {
@@ -253,6 +273,10 @@ const Provost = (() => {
       } else if (!state.finished) {
         dec.append(el("p", {class: "waiting"}, state.bot_to_move ? "Bots are playing…" : "Waiting for another player…"));
         if (!state.bot_to_move) setTimeout(() => { if (at === null && !busy) load(); }, 1500);
+      }
+      if (state.finished && !state.replay) {
+        dec.append(el("p", {}, el("a", {href: base + "/log", id: "gamelog", download: ""}, "Download the game log"),
+          " — replay it with ", el("code", {}, "provost serve --replay LOG"), " or ", el("code", {}, "provost view LOG -o game.html")));
       }
       if (whyText) dec.append(el("p", {class: "whytext", id: "whytext"}, whyText));
       if (message) dec.append(el("p", {class: "error", id: "error", role: "alert"}, message));
