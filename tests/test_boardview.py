@@ -57,3 +57,32 @@ def test_others_hidden_values_are_face_down():
     v = board_view(g.rs.decls, g.observation(0))
     hidden = [pc for grp in v["groups"] for sp in grp["spaces"] for pc in sp["pieces"] if pc["hidden"]]
     assert hidden and all(pc["owner"] != 0 and pc["value"] is None for pc in hidden)
+
+
+def _every_variant():
+    from provost.dsl.loader import list_shipped
+    out = []
+    for g in list_shipped():
+        out.append((g["name"], None))
+        out += [(g["name"], v["name"]) for v in g["variants"]]
+    return out
+
+
+@pytest.mark.parametrize("name,variant", _every_variant())
+def test_every_shipped_variant_draws_through_a_whole_game(name, variant):
+    import random
+
+    g = Game.new(name, seed=2, variant=variant)
+    rng = random.Random(2)
+    k = 0
+    while True:
+        if k % 40 == 0 or g.finished:
+            for seat in range(g.s.humans):
+                v = board_view(g.rs.decls, g.observation(seat), g.prompt(), g.legal_options()
+                               if g.current_player() == seat else [], g.s.humans)
+                print_board(v, io.StringIO())
+                assert len(v["panels"]) == g.s.players
+        if g.finished:
+            break
+        g.apply(rng.choice(g.legal_options()))
+        k += 1
