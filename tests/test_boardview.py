@@ -86,3 +86,18 @@ def test_every_shipped_variant_draws_through_a_whole_game(name, variant):
             break
         g.apply(rng.choice(g.legal_options()))
         k += 1
+
+
+def test_the_terminal_human_sees_the_board_and_the_moves_it_may_know(capsys, monkeypatch):
+    import sys
+
+    from cli_run import run_cli
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 12))
+    code, out, _ = run_cli(capsys, "play", "ys", "--agents", "human,random", "--seed", "2")
+    assert code == 2                     # the input ran out: a usage error, after the boards
+    assert "Ys — round 1" in out and "Player 1 (you)" in out
+    assert "last moves:" in out and "Bid two brokers (secretly): hidden" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
+    code, out, _ = run_cli(capsys, "play", "caylus", "--players", "3", "--agents", "human,random", "--seed", "2")
+    assert "[provost]" in out and "[bailiff]" in out and "(Place: Gate)" in out

@@ -244,3 +244,15 @@ def test_the_finished_game_gives_a_log_that_replays(offered, tmp_path):
     ok, message, game = replay(str(path))
     assert ok, message
     assert (tmp_path / (g["gid"] + ".jsonl")).read_text(encoding="utf-8") == r.text
+
+
+def test_log_entries_carry_option_ids_only_when_seen(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=5)
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(60):
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
+                 else c.post(url + "/advance")).json()
+    for e in state["log"]:
+        assert (e["option"] is None) == (e["text"] == "(hidden from you)")

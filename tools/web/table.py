@@ -237,7 +237,7 @@ class Table:
                 text = "(hidden from you)"
             out.append({"n": i, "player": d.player, "who": who, "round": d.round,
                         "phase": names(d.phase) if d.phase else "setup",
-                        "prompt": d.prompt, "text": text})
+                        "prompt": d.prompt, "text": text, "option": d.option if seat in d.seen_by else None})
         return out
 
     def view_at(self, seat: int, at: int | None = None) -> dict:

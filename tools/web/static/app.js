@@ -291,6 +291,14 @@ const Provost = (() => {
             el("option", {value: ms, selected: ms === speed}, l)))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
       app.append(el("main", {}, board(v, state.your_turn ? onPlace : null), side));
+      // the last move this seat may know of: its place on the board, outlined
+      const last = at === null ? state.log[state.log.length - 1] : state.log[at - 1];
+      if (last && last.option) {
+        for (const part of last.option.split(":").slice(1)) {
+          for (const e of app.querySelectorAll(`[data-place="${CSS.escape(part.split("/")[0])}"]`)) e.classList.add("lastmove");
+        }
+      }
+      document.title = `${v.title} — ${v.players[v.seat] || "table"}`;
       const lg = document.getElementById("log");
       if (lg) lg.scrollTop = lg.scrollHeight;
     }
