@@ -22,7 +22,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOTS = [  # file, ruleset, players, clicks
-    ("board-caylus.png", "caylus", 4, 14),
+    ("board-caylus.png", "caylus", 4, 17),
     ("board-caylus1303.png", "caylus1303", 3, 12),
     ("board-ys.png", "ys", 4, 10),
     ("board-caylus-brewery.png", os.path.join(ROOT, "rulesets", "examples", "caylus.brewery.rules"), 3, 6),
