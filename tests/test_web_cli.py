@@ -105,3 +105,16 @@ def test_serve_replay_offers_every_seat(tmp_path):
     assert mid["at"] == 10 and mid["view"]["round"] <= s["view"]["round"]
     r = c.post(url + "/move", json={"option": "pass"})
     assert r.status_code == 409 and "replay" in r.json()["error"]
+
+
+def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
+    import socket
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, _, err = run_cli(capsys, "serve", "--port", str(port), "--no-browser", "--saves", str(tmp_path))
+    assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err

@@ -50,6 +50,19 @@ def default_save_dir() -> str:
     return os.path.join(user_data_dir("provost"), "web-games")
 
 
+def _check_can_listen(host: str, port: int) -> None:
+    """A port in use or an address not of this machine is a usage error, said before anything starts."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(infos[0][4])
+    except OSError as e:
+        raise UsageError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) from None
+
+
 def run_serve(args) -> int:
     try:
         import uvicorn
@@ -64,6 +77,7 @@ def run_serve(args) -> int:
     if args.variant:
         from provost.interpreter.gamelog import load_rules
         load_rules(args.ruleset, args.variant)          # an unknown variant: a usage error naming the known ones
+    _check_can_listen(args.host, args.port)
     offered = _offered(args.ruleset)
     save_dir = args.saves or default_save_dir()
     replay = None
