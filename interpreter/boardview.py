@@ -322,7 +322,7 @@ def who_sees(game, player: int, option: str) -> list[int]:
     if not has_hidden(game.prog):
         return everyone
     options = game.legal_options()
-    if len(options) < 2:
+    if len(options) < 2 or option not in options:     # (an illegal option: apply will say so)
         return [player]
     others = [p for p in everyone if p != player]
     outcomes: dict[str, list[str]] = {}
