@@ -118,3 +118,41 @@ def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
         port = s.getsockname()[1]
         code, _, err = run_cli(capsys, "serve", "--port", str(port), "--no-browser", "--saves", str(tmp_path))
     assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err
+
+
+def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
+    """The real command in a subprocess: it listens, prints each human seat's link, and answers it."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", "caylus", "--players", "3",
+                             "--agents", "human,human,random", "--port", str(port), "--no-browser",
+                             "--saves", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stderr.readline() for _ in range(3)]
+        links = [ln.split(": ", 1)[1].strip() for ln in lines if ln.strip().startswith("Player")]
+        assert len(links) == 2, lines
+        for _ in range(100):
+            try:
+                state = json.load(urllib.request.urlopen(links[1].replace("/t/", "/api/t/")))
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert state["seat"] == 1 and state["view"]["title"] == "Caylus"
+        assert [f for f in os.listdir(tmp_path) if f.endswith(".json")]      # saved from the start
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

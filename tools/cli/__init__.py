@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
-    p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="seats: human, random or greedy")
+    p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="seats: human, random or greedy; given, the game starts at once and its first human seat opens")
     p.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, metavar="P")
     p.add_argument("--replay", metavar="LOG", help="step through this game log")

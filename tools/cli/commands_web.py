@@ -8,7 +8,8 @@
 needs nothing beyond provost.  A rule file named on the command line is checked first (its
 diagnostics and exit 1, as `check` gives them), then offered on the new-game page beside the
 shipped games; it is read again for each new game, so a file broken since shows its diagnostics
-in the page.
+in the page.  With ``--agents`` the game is set up at once (its seats' links are printed and the
+first human seat opens in the browser); the new-game page links to it too.
 """
 from __future__ import annotations
 
@@ -88,11 +89,32 @@ def run_serve(args) -> int:
             replay = Table.from_log(args.replay, save_dir)
         except TableError as e:
             raise UsageError("cannot replay %s: %s" % (args.replay, e.message)) from None
+    started = None
+    if args.agents:
+        # a game set up on the command line: started now, its first human seat opened in the browser
+        from provost.interpreter.engine import players_out_of_range
+        from provost.interpreter.gamelog import load_rules
+        if args.ruleset is None:
+            raise UsageError("--agents needs a RULESET")
+        rs = load_rules(args.ruleset, args.variant)
+        problem = players_out_of_range(rs, args.players) if args.players is not None else None
+        if problem:
+            raise UsageError(problem)
+        try:
+            started = Table.new(offered[0]["ruleset"], args.variant, args.players, args.seed, args.agents, save_dir)
+        except TableError as e:
+            raise UsageError(e.message) from None
     defaults = {"ruleset": offered[0]["ruleset"] if args.ruleset else None, "variant": args.variant,
                 "players": args.players, "seed": args.seed, "agents": args.agents}
-    app = create_app(offered, defaults, save_dir, replay)
+    app = create_app(offered, defaults, save_dir, replay, started)
     url = "http://%s:%d/" % (args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1", args.port)
     print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (url, save_dir), file=sys.stderr)
+    if started is not None:
+        seats = [(i, "/t/%s/%s" % (started.gid, started.tokens[i])) for i, a in enumerate(started.agents) if a == "human"]
+        for i, link in seats:
+            print("  Player %d: %s%s" % (i + 1, url.rstrip("/"), link), file=sys.stderr)
+        if seats:
+            url = url.rstrip("/") + seats[0][1]
     if not args.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

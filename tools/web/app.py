@@ -67,11 +67,15 @@ def _diagnostics_message(exc) -> str:
     return str(exc)
 
 
-def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, replay: Table | None = None) -> Starlette:
-    """``rulesets``: [{name, title, ruleset, variants: [{name, title}]}] offered by the new-game page."""
+def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, replay: Table | None = None,
+               started: Table | None = None) -> Starlette:
+    """``rulesets``: [{name, title, ruleset, variants: [{name, title}]}] offered by the new-game page;
+    ``replay``: a logged game to step through; ``started``: a game set up on the command line.
+    The new-game page links to the seats of either."""
     tables = Tables(save_dir)
-    if replay is not None:
-        tables.add(replay)
+    for t in (replay, started):
+        if t is not None:
+            tables.add(t)
     allowed = {r["ruleset"]: {v["name"] for v in r["variants"]} for r in rulesets}
 
     async def body(request: Request) -> dict:
@@ -116,7 +120,8 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
     async def api_rulesets(request: Request):
         return JSONResponse({"rulesets": rulesets, "defaults": defaults, "agents": ["human", *BOT_AGENTS],
                              "replay": replay.gid if replay else None,
-                             "replay_links": _links(replay) if replay else None})
+                             "replay_links": _links(replay) if replay else None,
+                             "started_links": _links(started) if started else None})
 
     def _links(t: Table) -> list[dict]:
         return [{"seat": i, "name": "Player %d" % (i + 1), "agent": a, "url": "/t/%s/%s" % (t.gid, t.tokens[i])}
