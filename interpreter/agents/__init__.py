@@ -75,6 +75,7 @@ def play_game(game, agents, log=None, max_decisions: int | None = None, after=No
     (tests check invariants there).  Returns the game.
     """
     n = 0
+    watchers = [a for a in agents if hasattr(a, "saw")]
     while not game.finished:
         if max_decisions is not None and n >= max_decisions:
             return game
@@ -83,6 +84,11 @@ def play_game(game, agents, log=None, max_decisions: int | None = None, after=No
             raise RuntimeError("the game is not finished but nobody is to decide")
         option = agents[player].choose(game, player)
         rnd, phase = game.s.round, game.s.phase
+        if watchers:                 # humans see the moves they may know of (boardview.who_sees)
+            from provost.interpreter.boardview import who_sees
+            seen, prompt = who_sees(game, player, option), game.prompt()
+            for w in watchers:
+                w.saw(player, option if w.seat in seen else None, prompt)
         game.apply(option)
         n += 1
         if log is not None:

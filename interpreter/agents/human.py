@@ -1,6 +1,7 @@
 """A human at the terminal.
 
-Each decision shows the round and phase, the prompt, the player's key counters
+Each decision shows the board as the player may see it (``board_text``: the road with its tiles,
+workers and markers, the spaces, scales, shared zones and everyone's resources), then the round and phase, the prompt, the player's key counters
 (score first, then the other resources and per-player counters the player may
 see) and the numbered options with their ids.  The player answers with an id
 or its number; anything else re-asks (with a "did you mean").  ``?`` shows the
@@ -30,9 +31,16 @@ QUIT_WORDS = frozenset({"quit", "exit", ":q"})
 class HumanAgent(SeededAgent):
     name = "human"
 
+    LAST_MOVES = 8
+
     def __init__(self, seed: int = 0, seat: int = 0, stdin=None, stdout=None):
         super().__init__(seed, seat)
         self.stdin, self.stdout = stdin, stdout
+        self.moves: list[tuple[int, str | None, str]] = []     # (player, option or None if hidden, prompt)
+
+    def saw(self, player: int, option: str | None, prompt: str) -> None:
+        """A decision was made (``option`` None: one this seat may not know); kept for the next display."""
+        self.moves = (self.moves + [(player, option, prompt)])[-self.LAST_MOVES:]
 
     # streams are looked up late so that tests (and pytest's capture) can swap sys.stdin/stdout
     def _in(self):
@@ -61,15 +69,31 @@ class HumanAgent(SeededAgent):
                 parts.append("%s %d" % (name, row[player]))
         return ", ".join(parts)
 
+    def show_board(self, game, player: int) -> None:
+        """The board as this seat sees it (its observation only), before the decision."""
+        from provost.interpreter.boardview import board_view
+
+        from .board_text import print_board
+        print_board(board_view(game.rs.decls, game.observation(player), humans=game.s.humans), self._out())
+        if self.moves:
+            from provost.interpreter.boardview import Names, option_label
+            names = Names(game.rs.decls)
+            self._say("last moves: " + "; ".join(
+                "P%d %s" % (p + 1, option_label(names, o) if o is not None else "(%s: hidden)" % pr)
+                for p, o, pr in self.moves))
+
     def show(self, game, player: int, options: list[str]) -> None:
         s = game.s
         self._say("")
+        self.show_board(game, player)
         self._say("-- round %s, %s -- player %d (%s)" % (s.round, s.phase or "setup", player,
                                                          self.key_counters(game, player)))
         self._say(game.prompt() or "Choose")
+        from provost.interpreter.boardview import Names, option_label
+        names = Names(game.rs.decls)
         width = len(str(len(options)))
         for i, opt in enumerate(options, 1):
-            self._say("  %*d. %s" % (width, i, opt))
+            self._say("  %*d. %s  (%s)" % (width, i, opt, option_label(names, opt)))
 
     def parse(self, answer: str, options: list[str]) -> str | None:
         """The option an answer names (an id, or a number from 1), or None."""

@@ -1,0 +1,103 @@
+"""The board description (interpreter/boardview.py) and its terminal drawing, for any rule file."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from provost.interpreter.agents.board_text import print_board
+from provost.interpreter.boardview import board_view
+from provost.interpreter.engine import Game
+
+
+def _played(name, players, n, seed=1):
+    g = Game.new(name, players=players, seed=seed)
+    for _ in range(n):
+        g.apply(g.legal_options()[-1])
+    return g
+
+
+@pytest.mark.parametrize("name,players", [("caylus", 3), ("caylus1303", 3), ("ys", 4),
+                                          ("rulesets/examples/caylus.brewery.rules", 3)])
+def test_every_game_draws_for_every_seat(name, players):
+    g = _played(name, players, 40)
+    for seat in range(g.s.humans):
+        v = board_view(g.rs.decls, g.observation(seat), humans=g.s.humans)
+        assert v["seat"] == seat and len(v["panels"]) >= players
+        out = io.StringIO()
+        print_board(v, out)
+        assert v["title"] in out.getvalue()
+
+
+def test_caylus_road_has_the_provost_and_bailiff_as_markers():
+    g = _played("caylus", 3, 10)
+    v = board_view(g.rs.decls, g.observation(0))
+    road = v["tracks"][0]
+    assert len(road["cells"]) == 28
+    assert {m["name"] for m in road["markers"]} == {"provost", "bailiff"}
+    assert [m["at"] for m in road["markers"] if m["name"] == "provost"] == [g.s.counters["provost"]]
+    out = io.StringIO()
+    print_board(v, out)
+    assert "[provost]" in out.getvalue()
+
+
+def test_a_new_building_appears_with_no_layout_work():
+    g = Game.new("rulesets/examples/caylus.brewery.rules", players=3, seed=1)
+    v = board_view(g.rs.decls, g.observation(0))
+    assert any(s["kind"] == "brewery" and s["title"] == "Brewery" for s in v["shared"]["supply"])
+
+
+def test_others_hidden_values_are_face_down():
+    g = _played("caylus1303", 3, 30)
+    v = board_view(g.rs.decls, g.observation(0))
+    for p in v["panels"]:
+        score = next(r for r in p["resources"] if r["score"])
+        assert (score["value"] == {"hidden": True}) == (p["seat"] != 0)
+    g = _played("ys", 4, 40)
+    v = board_view(g.rs.decls, g.observation(0))
+    hidden = [pc for grp in v["groups"] for sp in grp["spaces"] for pc in sp["pieces"] if pc["hidden"]]
+    assert hidden and all(pc["owner"] != 0 and pc["value"] is None for pc in hidden)
+
+
+def _every_variant():
+    from provost.dsl.loader import list_shipped
+    out = []
+    for g in list_shipped():
+        out.append((g["name"], None))
+        out += [(g["name"], v["name"]) for v in g["variants"]]
+    return out
+
+
+@pytest.mark.parametrize("name,variant", _every_variant())
+def test_every_shipped_variant_draws_through_a_whole_game(name, variant):
+    import random
+
+    g = Game.new(name, seed=2, variant=variant)
+    rng = random.Random(2)
+    k = 0
+    while True:
+        if k % 40 == 0 or g.finished:
+            for seat in range(g.s.humans):
+                v = board_view(g.rs.decls, g.observation(seat), g.prompt(), g.legal_options()
+                               if g.current_player() == seat else [], g.s.humans)
+                print_board(v, io.StringIO())
+                assert len(v["panels"]) == g.s.players
+        if g.finished:
+            break
+        g.apply(rng.choice(g.legal_options()))
+        k += 1
+
+
+def test_the_terminal_human_sees_the_board_and_the_moves_it_may_know(capsys, monkeypatch):
+    import sys
+
+    from cli_run import run_cli
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 12))
+    code, out, _ = run_cli(capsys, "play", "ys", "--agents", "human,random", "--seed", "2")
+    assert code == 2                     # the input ran out: a usage error, after the boards
+    assert "Ys — round 1" in out and "Player 1 (you)" in out
+    assert "last moves:" in out and "Bid two brokers (secretly): hidden" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
+    code, out, _ = run_cli(capsys, "play", "caylus", "--players", "3", "--agents", "human,random", "--seed", "2")
+    assert "[provost]" in out and "[bailiff]" in out and "(Place: Gate)" in out

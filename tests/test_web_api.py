@@ -1,0 +1,258 @@
+"""The web table's API without a browser: seats and tokens, bad requests, hidden information, saves.
+
+Skips when the ``web-test`` extra (starlette, httpx) is absent.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from provost.tools.cli.commands_web import _offered  # noqa: E402
+from provost.tools.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def offered():
+    return _offered(None)
+
+
+def client(offered, save_dir):
+    return TestClient(create_app(offered, {}, str(save_dir)), raise_server_exceptions=False)
+
+
+def new_game(c, ruleset, players, agents, seed=1, variant=None):
+    r = c.post("/api/games", json={"ruleset": ruleset, "players": players, "agents": agents,
+                                   "seed": seed, "variant": variant})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_to_end(c, url, rng, seen, limit=3000):
+    """Play seat `url` by posting random legal options (bots advance); every answer goes to `seen`."""
+    state = c.get(url).json()
+    seen.append(state)
+    for _ in range(limit):
+        if state["finished"]:
+            return state
+        if state["your_turn"]:
+            opt = rng.choice(state["view"]["options"])["id"]
+            r = c.post(url + "/move", json={"option": opt, "n": state["decisions"]})
+        else:
+            assert state["bot_to_move"], "nobody moves"
+            r = c.post(url + "/advance")
+        assert r.status_code == 200, r.text
+        state = r.json()
+        seen.append(state)
+    raise AssertionError("the game did not end")
+
+
+def api(url):
+    return "/api" + url
+
+
+def test_new_game_page_and_links(offered, tmp_path):
+    c = client(offered, tmp_path)
+    assert "new game" in c.get("/").text
+    info = c.get("/api/rulesets").json()
+    assert {r["ruleset"] for r in info["rulesets"]} >= {"caylus", "caylus1303", "ys"}
+    g = new_game(c, "caylus", 3, ["human", "human", "random"])
+    assert [s["seat"] for s in g["seats"]] == [0, 1]
+    assert len({s["url"] for s in g["seats"]}) == 2
+    page = c.get(g["game"]).text
+    for s in g["seats"]:
+        assert s["url"] in page
+
+
+def test_bad_requests_get_4xx_with_reasons(offered, tmp_path):
+    c = client(offered, tmp_path)
+    assert "unknown ruleset" in c.post("/api/games", json={"ruleset": "chess"}).json()["error"]
+    r = c.post("/api/games", json={"ruleset": "ys", "players": 3})
+    assert r.status_code == 400 and "4 players" in r.json()["error"]
+    r = c.post("/api/games", json={"ruleset": "caylus", "variant": "nope"})
+    assert r.status_code == 400 and "simplified_favor" in r.json()["error"]
+    assert c.post("/api/games", content=b"{not json").status_code == 400
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    gid = g["gid"]
+    # a stale or foreign token
+    r = c.get("/api/t/%s/%s" % (gid, "x" * 22))
+    assert r.status_code == 403 and "token" in r.json()["error"]
+    assert c.get("/api/t/nosuchgame/abc").status_code == 404
+    state = c.get(url).json()
+    while not state["your_turn"]:
+        state = c.post(url + "/advance").json()
+    # an option posted by hand that is not legal: the reason and the legal ones
+    r = c.post(url + "/move", json={"option": "place:nowhere", "n": state["decisions"]})
+    assert r.status_code == 400
+    assert "not legal" in r.json()["error"] and state["view"]["options"][0]["id"] in r.json()["error"]
+    # a stale page (another decision was made since)
+    r = c.post(url + "/move", json={"option": state["view"]["options"][0]["id"], "n": state["decisions"] - 1})
+    assert r.status_code == 409 and "stale" in r.json()["error"]
+    assert c.post(url + "/move", json=["x"]).status_code == 400
+    assert c.get(url + "?at=abc").status_code == 400
+    why = c.get(url + "/why", params={"option": "place:nowhere"})
+    assert why.status_code == 200 and why.json()["why"]
+    # the server is still serving
+    assert c.get(url).status_code == 200
+
+
+def test_a_token_opens_its_own_seat_only(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus1303", 3, ["human", "human", "random"])
+    a, b = (api(s["url"]) for s in g["seats"])
+    sa, sb = c.get(a).json(), c.get(b).json()
+    assert sa["seat"] == 0 and sb["seat"] == 1
+    # a seat's token with another game's id is refused
+    other = new_game(c, "caylus1303", 3, ["human", "random"])
+    tok = g["seats"][0]["url"].rsplit("/", 1)[1]
+    assert c.get("/api/t/%s/%s" % (other["gid"], tok)).status_code == 403
+    # nobody moves for another seat
+    mover = sa if sa["your_turn"] else sb
+    idle = b if mover is sa else a
+    if mover["your_turn"]:
+        r = c.post(idle + "/move", json={"option": mover["view"]["options"][0]["id"]})
+        assert r.status_code == 409 and "not your decision" in r.json()["error"]
+
+
+def test_a_game_survives_a_restart(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(30):
+        if state["your_turn"]:
+            state = c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"]}).json()
+        else:
+            state = c.post(url + "/advance").json()
+    c2 = client(offered, tmp_path)         # a new server on the same save folder
+    again = c2.get(url).json()
+    assert again["decisions"] == state["decisions"] and again["view"] == state["view"]
+    assert again["log"] == state["log"]
+
+
+def _hidden_pieces_ok(state, me):
+    """No piece of another seat that is face down (to the others) shows its value."""
+    def pieces(v):
+        for t in v["tracks"]:
+            for cell in t["cells"]:
+                yield from cell.get("pieces") or []
+        for g in v["groups"]:
+            for sp in g["spaces"]:
+                yield from sp["pieces"]
+        for p in v["panels"]:
+            for grp in p["pieces"]:
+                yield from grp["pieces"]
+    for pc in pieces(state["view"]):
+        if pc["owner"] != me and not pc["face_up"]:
+            assert pc["value"] is None, pc
+
+
+def test_ys_seat_never_sees_other_brokers_or_bids(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=5)
+    seen = []
+    end = play_to_end(c, api(g["seats"][0]["url"]), random.Random(5), seen)
+    assert end["result"]["scores"]
+    bids = 0
+    for state in seen:
+        _hidden_pieces_ok(state, 0)
+        log = state["log"]
+        for i, entry in enumerate(log):
+            # the round's last bid is followed at once by the reveal: only the others stay secret
+            last = i + 1 == len(log) or "secret" not in log[i + 1]["prompt"].lower()
+            if entry["player"] != 0 and "secret" in entry["prompt"].lower() and not last:
+                bids += 1
+                assert entry["text"] == "(hidden from you)", entry
+    assert bids > 0
+
+
+def test_caylus1303_points_stay_hidden_until_the_end(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus1303", 3, ["human", "random"], seed=3)
+    seen = []
+    play_to_end(c, api(g["seats"][0]["url"]), random.Random(3), seen)
+    for state in seen:
+        for panel in state["view"]["panels"]:
+            pp = next(r for r in panel["resources"] if r["score"])
+            if panel["seat"] != 0 and not state["finished"]:
+                assert pp["value"] == {"hidden": True}, (panel, state["decisions"])
+        # and the log never names how many points another seat gained
+        text = json.dumps(state["log"])
+        assert "prestige" not in text.lower() or all(
+            e["player"] == 0 or "prestige" not in e["text"].lower() for e in state["log"])
+
+
+def test_the_view_does_not_depend_on_what_the_seat_may_not_see(offered, tmp_path):
+    """Reshuffle every value seat 0 may not see (determinize): seat 0's answer is the same."""
+    c = client(offered, tmp_path)
+    app = c.app
+    g = new_game(c, "ys", 4, ["human", "random"], seed=9)
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(40):
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
+                 else c.post(url + "/advance")).json()
+    del app
+    from provost.tools.web.table import Table
+    t = Table.load(str(tmp_path / (g["gid"] + ".json")))
+    before = t.state_for(0)
+    for seed in (1, 2, 3):
+        t2 = Table.load(str(tmp_path / (g["gid"] + ".json")))
+        t2.game = t.game.determinize(0, seed)
+        assert t2.state_for(0)["view"] == before["view"]
+
+
+def test_replay_table_and_view_page(tmp_path):
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
+    from provost.interpreter.gamelog import GameLogWriter
+    from provost.tools.web.replay_page import replay_html
+    from provost.tools.web.table import Table
+
+    log = tmp_path / "g.jsonl"
+    game = Game.new("caylus", players=3, seed=4)
+    with GameLogWriter(str(log), game, ["random"] * 3, {"ruleset": "caylus", "variant": None}) as w:
+        play_game(game, [make_agent("random", 4, i) for i in range(3)], log=w)
+    t = Table.from_log(str(log))
+    assert t.replay and len(t.decisions) == game.s.decisions
+    s = t.state_for(1, at=5)
+    assert s["at"] == 5 and not s["your_turn"] and len(s["log"]) == len(t.decisions)
+    html = replay_html(str(log))
+    assert "provost-data" in html and "<script src" not in html and "http" not in html.split("provost-data")[0]
+
+
+def test_the_finished_game_gives_a_log_that_replays(offered, tmp_path):
+    from provost.interpreter.gamelog import replay
+
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"], seed=11)
+    url = api(g["seats"][0]["url"])
+    r = c.get(url + "/log")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    play_to_end(c, url, random.Random(11), [])
+    r = c.get(url + "/log")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    path = tmp_path / "downloaded.jsonl"
+    path.write_text(r.text, encoding="utf-8")
+    ok, message, game = replay(str(path))
+    assert ok, message
+    assert (tmp_path / (g["gid"] + ".jsonl")).read_text(encoding="utf-8") == r.text
+
+
+def test_log_entries_carry_option_ids_only_when_seen(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=5)
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(60):
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
+                 else c.post(url + "/advance")).json()
+    for e in state["log"]:
+        assert (e["option"] is None) == (e["text"] == "(hidden from you)")

@@ -1,0 +1,248 @@
+"""The board in a real browser: Playwright for Python driving Chromium.
+
+A server (uvicorn, in a thread) on a free port; each game puts one human seat among random bots
+and clicks its decisions until the game is over.  Skips when starlette, uvicorn or playwright is
+absent, or when no Chromium can be launched.  Chromium: Playwright's own download, or a system
+one (``PROVOST_CHROMIUM``, else ``chromium`` / ``chromium-browser`` / ``google-chrome`` on PATH).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BREWERY = os.path.join(ROOT, "rulesets", "examples", "caylus.brewery.rules")
+
+
+def _chromium() -> str | None:
+    env = os.environ.get("PROVOST_CHROMIUM")
+    if env:
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        exe = _chromium()
+        try:
+            b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"]) if exe else p.chromium.launch()
+        except Exception as e:          # no browser on this machine
+            pytest.skip("no Chromium to drive: %s" % str(e).splitlines()[0])
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.app import create_app
+
+    offered = _offered(BREWERY)
+    port = _free_port()
+    app = create_app(offered, {}, str(tmp_path_factory.mktemp("saves")))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    base = "http://127.0.0.1:%d" % port
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/api/rulesets")
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield base, offered
+    srv.should_exit = True
+    th.join(10)
+
+
+def _post(url, data):
+    req = urllib.request.Request(url, data=json.dumps(data).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+
+
+def _play_by_clicking(page, rng, limit=2000):
+    """Click one of the decision's buttons until the result shows; returns the clicks made."""
+    clicks = 0
+    for _ in range(limit):
+        page.wait_for_selector("button.opt, #result", timeout=60000)
+        if page.locator("#result").count():
+            return clicks
+        buttons = page.locator("button.opt")
+        n = buttons.count()
+        if n == 0:
+            continue
+        before = page.locator("#app").get_attribute("data-n")
+        buttons.nth(rng.randrange(n)).click()
+        clicks += 1
+        # this decision answered (the page moved on) before looking for the next one
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before, timeout=60000)
+    raise AssertionError("the game did not end by clicking")
+
+
+@pytest.mark.parametrize("ruleset,players", [("caylus", 3), ("caylus1303", 2), ("ys", 4)])
+def test_a_whole_game_by_clicking(browser, server, ruleset, players):
+    base, _ = server
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/")
+    page.select_option("#ruleset", ruleset)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    selects = page.locator(".seatkind")
+    assert selects.count() == players
+    for i in range(1, players):
+        selects.nth(i).select_option("random")
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_url("**/t/**")
+    page.goto(page.url + "?speed=0")
+    # the board is drawn from the declarations
+    page.wait_for_selector(".panel")
+    assert page.locator(".panel").count() >= players
+    clicks = _play_by_clicking(page, random.Random(3))
+    assert clicks > 5
+    assert "Game over" in page.locator("#result").inner_text()
+    href = page.locator("#gamelog").get_attribute("href")
+    log = page.request.get(base + href)
+    assert log.status == 200 and log.text().startswith('{"type": "header"')
+    # the log names every decision, and the slider steps back through them
+    total = page.locator("#log li").count()
+    assert total > clicks
+    page.locator("#slider").fill("1")
+    page.wait_for_selector("text=Showing the board before decision 2")
+    assert page.locator("#log li.future").count() == total - 1
+    assert not errors, errors
+    page.close()
+
+
+def test_the_provost_and_the_road_are_on_the_board(browser, server):
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "caylus", "players": 3, "agents": ["human", "random"], "seed": 1})
+    page = browser.new_page()
+    page.goto(base + g["seats"][0]["url"] + "?speed=0")
+    page.wait_for_selector("[data-track=road] .cell")
+    assert page.locator("[data-track=road] .cell").count() == 28
+    assert page.locator("[data-marker=provost]").count() == 1
+    assert page.locator("[data-marker=bailiff]").count() == 1
+    assert page.locator("[data-track=road] .cell.built").count() >= 6
+    # a place that is not an option: the board says why
+    page.wait_for_selector("button.opt")
+    page.fill("#whyopt", "place:nowhere")
+    page.click("#whybtn")
+    page.wait_for_selector("#whytext")
+    assert page.locator("#whytext").inner_text().strip()
+    page.close()
+
+
+def test_a_new_building_in_a_variant_file_is_on_the_board(browser, server):
+    base, offered = server
+    brewery = offered[0]["ruleset"]
+    assert brewery.endswith("caylus.brewery.rules")
+    g = _post(base + "/api/games", {"ruleset": brewery, "players": 3, "agents": ["human", "random"], "seed": 2})
+    page = browser.new_page()
+    page.goto(base + g["seats"][0]["url"] + "?speed=0")
+    page.wait_for_selector(".supply")
+    assert page.locator(".stock[data-kind=brewery]").count() == 1
+    assert "Brewery" in page.locator(".stock[data-kind=brewery]").inner_text()
+    page.close()
+
+
+def test_a_seat_link_shows_that_seat_and_a_stale_token_is_refused(browser, server):
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "ys", "players": 4, "agents": ["human", "human", "random"], "seed": 4})
+    page = browser.new_page()
+    page.goto(base + g["seats"][1]["url"] + "?speed=0")
+    page.wait_for_selector(".panel.you")
+    assert page.locator(".panel.you").get_attribute("data-seat") == "1"
+    r = page.request.get(base + "/api/t/%s/%s" % (g["gid"], "stale-token-0000000000"))
+    assert r.status == 403 and "token" in r.json()["error"]
+    page.close()
+
+
+def test_seat_p_is_sent_nothing_of_q_hidden_in_the_browser(browser, server):
+    """Every answer the page of seat 0 receives: others' face-down brokers without values."""
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "ys", "players": 4, "agents": ["human", "random"], "seed": 6})
+    page = browser.new_page()
+    bodies = []
+    page.on("response", lambda r: bodies.append(r) if "/api/t/" in r.url else None)
+    page.goto(base + g["seats"][0]["url"] + "?speed=0")
+    rng = random.Random(6)
+    for _ in range(25):
+        page.wait_for_selector("button.opt", timeout=60000)
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").nth(rng.randrange(page.locator("button.opt").count())).click()
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before, timeout=60000)
+    checked = 0
+    for r in bodies:
+        try:
+            state = r.json()
+        except Exception:
+            continue
+        if "view" not in state:
+            continue
+        for grp in state["view"]["groups"]:
+            for sp in grp["spaces"]:
+                for pc in sp["pieces"]:
+                    if pc["owner"] != 0 and not pc["face_up"]:
+                        assert pc["value"] is None
+                        checked += 1
+        for panel in state["view"]["panels"]:
+            if panel["seat"] != 0:
+                for grp in panel["pieces"]:
+                    assert all(pc["value"] is None for pc in grp["pieces"] if not pc["face_up"])
+    assert checked > 0
+    page.close()
+
+
+def test_replay_page_steps_through_a_log(browser, tmp_path):
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
+    from provost.interpreter.gamelog import GameLogWriter
+    from provost.tools.web.replay_page import replay_html
+
+    log = tmp_path / "g.jsonl"
+    game = Game.new("caylus", players=3, seed=8)
+    with GameLogWriter(str(log), game, ["random"] * 3, {"ruleset": "caylus", "variant": None}) as w:
+        play_game(game, [make_agent("random", 8, i) for i in range(3)], log=w)
+    out = tmp_path / "game.html"
+    out.write_text(replay_html(str(log)), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("#result")
+    n = game.s.decisions
+    assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (n, n)
+    page.locator("#slider").fill("0")
+    page.wait_for_selector("#stepat:has-text('0 / %d')" % n)
+    assert page.locator("[data-track=road] .worker").count() == 0
+    for _ in range(10):
+        page.click("#next")
+    assert page.locator("#stepat").inner_text().strip() == "10 / %d" % n
+    page.select_option("#seat", "2")
+    assert page.locator(".panel.you").get_attribute("data-seat") == "2"
+    page.close()

@@ -1,0 +1,158 @@
+"""`provost view LOG -o FILE` (no server, no extra) and `provost serve`'s checks before it listens."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from cli_run import run_cli
+from provost.interpreter.agents import make_agent, play_game
+from provost.interpreter.engine import Game
+from provost.interpreter.gamelog import GameLogWriter
+
+
+def _log(path, ruleset="ys", players=4, seed=2):
+    game = Game.new(ruleset, players=players, seed=seed)
+    with GameLogWriter(str(path), game, ["random"] * players, {"ruleset": ruleset, "variant": None}) as w:
+        play_game(game, [make_agent("random", seed, i) for i in range(players)], log=w)
+    return game
+
+
+def test_view_writes_one_self_contained_page(capsys, tmp_path):
+    import base64
+    import gzip
+    import re
+
+    _log(tmp_path / "g.jsonl")
+    out = tmp_path / "g.html"
+    code, _, err = run_cli(capsys, "view", str(tmp_path / "g.jsonl"), "-o", str(out))
+    assert code == 0 and "wrote" in err
+    html = out.read_text(encoding="utf-8")
+    assert "<script src" not in html and "<link" not in html
+    packed = re.search(r'id="provost-data">([^<]+)<', html).group(1)
+    data = json.loads(gzip.decompress(base64.b64decode(packed)))
+    assert len(data["frames"]) == 4 and len(data["frames"][0]) == len(data["logs"][0]) + 1
+    # each seat's frames come from its own observation: others' screens are face down
+    for seat, frames in enumerate(data["frames"]):
+        for v in frames[::25]:
+            for p in v["panels"]:
+                for grp in p["pieces"]:
+                    for pc in grp["pieces"]:
+                        if pc["owner"] != seat and not pc["face_up"]:
+                            assert pc["value"] is None
+
+
+def test_view_of_a_bad_log_is_a_clear_error(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "view", str(bad), "-o", str(tmp_path / "x.html"))
+    assert code == 1 and "provost view:" in err
+    code, _, err = run_cli(capsys, "view", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "x.html"))
+    assert code == 2 and "no game log" in err
+
+
+def test_serve_checks_the_rules_before_listening(capsys, tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    broken = tmp_path / "broken.rules"
+    broken.write_text("game broken \"Broken\":\n    players 2..\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "serve", str(broken), "--no-browser", "--saves", str(tmp_path))
+    assert code == 1 and "broken.rules:" in err and "error" in err
+    code, _, err = run_cli(capsys, "serve", "caylus", "--variant", "nope", "--no-browser", "--saves", str(tmp_path))
+    assert code == 2 and "simplified_favor" in err
+
+
+def test_a_rule_file_broken_after_start_is_reported_in_the_page(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.app import create_app
+
+    src = tmp_path / "mygame.rules"
+    shutil.copy(Game.new("caylus", players=3).rs.source_path or "rulesets/caylus.rules", src)
+    offered = _offered(str(src))
+    c = TestClient(create_app(offered, {}, str(tmp_path / "saves")))
+    ok = c.post("/api/games", json={"ruleset": offered[0]["ruleset"], "players": 3, "agents": ["human", "random"]})
+    assert ok.status_code == 200
+    src.write_text(src.read_text(encoding="utf-8") + "\nthis is not a rule\n", encoding="utf-8")
+    r = c.post("/api/games", json={"ruleset": offered[0]["ruleset"], "players": 3})
+    assert r.status_code == 400 and "mygame.rules:" in r.json()["error"]
+    # the game started before the file broke still answers its seat
+    assert c.get("/api" + ok.json()["seats"][0]["url"]).status_code in (200, 410)
+
+
+def test_serve_replay_offers_every_seat(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.app import create_app
+    from provost.tools.web.table import Table
+
+    game = _log(tmp_path / "g.jsonl", "caylus", 3, 5)
+    t = Table.from_log(str(tmp_path / "g.jsonl"), str(tmp_path))
+    c = TestClient(create_app(_offered(None), {}, str(tmp_path), t))
+    links = c.get("/api/rulesets").json()["replay_links"]
+    assert [l["seat"] for l in links] == [0, 1, 2]
+    url = "/api" + links[2]["url"]
+    s = c.get(url).json()
+    assert s["replay"] and s["finished"] and s["decisions"] == game.s.decisions
+    mid = c.get(url, params={"at": 10}).json()
+    assert mid["at"] == 10 and mid["view"]["round"] <= s["view"]["round"]
+    r = c.post(url + "/move", json={"option": "pass"})
+    assert r.status_code == 409 and "replay" in r.json()["error"]
+
+
+def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
+    import socket
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        code, _, err = run_cli(capsys, "serve", "--port", str(port), "--no-browser", "--saves", str(tmp_path))
+    assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err
+
+
+def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
+    """The real command in a subprocess: it listens, prints each human seat's link, and answers it."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", "caylus", "--players", "3",
+                             "--agents", "human,human,random", "--port", str(port), "--no-browser",
+                             "--saves", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stderr.readline() for _ in range(3)]
+        links = [ln.split(": ", 1)[1].strip() for ln in lines if ln.strip().startswith("Player")]
+        assert len(links) == 2, lines
+        for _ in range(100):
+            try:
+                state = json.load(urllib.request.urlopen(links[1].replace("/t/", "/api/t/")))
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert state["seat"] == 1 and state["view"]["title"] == "Caylus"
+        assert [f for f in os.listdir(tmp_path) if f.endswith(".json")]      # saved from the start
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,138 @@
+"""`provost serve` (the board in the browser) and `provost view LOG -o FILE` (one self-contained replay page).
+
+    provost serve [RULESET] [--variant V] [--players N] [--agents a,b,...] [--seed S]
+                  [--host H] [--port P] [--replay LOG] [--saves DIR] [--no-browser]
+    provost view LOG -o game.html
+
+`serve` needs the ``web`` extra (``pip install 'provost[web]'``: Starlette and uvicorn); `view`
+needs nothing beyond provost.  A rule file named on the command line is checked first (its
+diagnostics and exit 1, as `check` gives them), then offered on the new-game page beside the
+shipped games; it is read again for each new game, so a file broken since shows its diagnostics
+in the page.  With ``--agents`` the game is set up at once (its seats' links are printed and the
+first human seat opens in the browser); the new-game page links to it too.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import webbrowser
+
+from provost.dsl.diagnostics import UsageError
+
+
+def _offered(ruleset: str | None) -> list[dict]:
+    from provost.dsl.loader import describe_file, list_shipped, resolve_path, variants_of
+    from provost.interpreter.gamelog import load_rules
+
+    out = []
+    if ruleset is not None:
+        rs = load_rules(ruleset)                         # RulesError -> diagnostics, exit 1
+        game = rs.game()
+        path = resolve_path(ruleset)
+        name = ruleset if rs.source_path is None else os.path.abspath(ruleset)
+        head = describe_file(path) if os.path.isfile(path) else {}
+        out.append({"ruleset": name, "title": head.get("title") or game.get("title") or rs.name,
+                    "description": head.get("description") or game.get("description") or "",
+                    "players": game.get("players") or [1, 8],
+                    "variants": [{"name": v["name"], "title": v["title"]} for v in variants_of(path)]})
+    for g in list_shipped():
+        if out and out[0]["ruleset"] == g["name"]:
+            continue
+        rs = load_rules(g["name"])
+        out.append({"ruleset": g["name"], "title": g["title"], "description": g["description"],
+                    "players": rs.game().get("players") or [1, 8],
+                    "variants": [{"name": v["name"], "title": v["title"]} for v in g["variants"]]})
+    return out
+
+
+def default_save_dir() -> str:
+    from platformdirs import user_data_dir
+    return os.path.join(user_data_dir("provost"), "web-games")
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """A port in use or an address not of this machine is a usage error, said before anything starts."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(infos[0][4])
+    except OSError as e:
+        raise UsageError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) from None
+
+
+def run_serve(args) -> int:
+    try:
+        import uvicorn
+
+        from provost.tools.web.app import create_app
+    except ImportError as e:
+        raise UsageError("provost serve needs the web extra: pip install 'provost[web]' (%s)" % e) from None
+    from provost.tools.web.table import Table, TableError
+
+    if args.variant and not args.ruleset:
+        raise UsageError("--variant needs a RULESET")
+    if args.variant:
+        from provost.interpreter.gamelog import load_rules
+        load_rules(args.ruleset, args.variant)          # an unknown variant: a usage error naming the known ones
+    _check_can_listen(args.host, args.port)
+    offered = _offered(args.ruleset)
+    save_dir = args.saves or default_save_dir()
+    replay = None
+    if args.replay:
+        if not os.path.isfile(args.replay):
+            raise UsageError("no game log at %s" % args.replay)
+        try:
+            replay = Table.from_log(args.replay, save_dir)
+        except TableError as e:
+            raise UsageError("cannot replay %s: %s" % (args.replay, e.message)) from None
+    started = None
+    if args.agents:
+        # a game set up on the command line: started now, its first human seat opened in the browser
+        from provost.interpreter.engine import players_out_of_range
+        from provost.interpreter.gamelog import load_rules
+        if args.ruleset is None:
+            raise UsageError("--agents needs a RULESET")
+        rs = load_rules(args.ruleset, args.variant)
+        problem = players_out_of_range(rs, args.players) if args.players is not None else None
+        if problem:
+            raise UsageError(problem)
+        try:
+            started = Table.new(offered[0]["ruleset"], args.variant, args.players, args.seed, args.agents, save_dir)
+        except TableError as e:
+            raise UsageError(e.message) from None
+    defaults = {"ruleset": offered[0]["ruleset"] if args.ruleset else None, "variant": args.variant,
+                "players": args.players, "seed": args.seed, "agents": args.agents}
+    app = create_app(offered, defaults, save_dir, replay, started)
+    url = "http://%s:%d/" % (args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1", args.port)
+    print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (url, save_dir), file=sys.stderr)
+    if started is not None:
+        seats = [(i, "/t/%s/%s" % (started.gid, started.tokens[i])) for i, a in enumerate(started.agents) if a == "human"]
+        for i, link in seats:
+            print("  Player %d: %s%s" % (i + 1, url.rstrip("/"), link), file=sys.stderr)
+        if seats:
+            url = url.rstrip("/") + seats[0][1]
+    if not args.no_browser:
+        threading.Timer(1.0, lambda: webbrowser.open(url)).start()
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def run_view(args) -> int:
+    from provost.tools.cli.failures import check_writable, write_text
+    from provost.tools.web.replay_page import ReplayError, replay_html
+
+    check_writable(args.output)
+    if not os.path.isfile(args.log):
+        raise UsageError("no game log at %s" % args.log)
+    try:
+        html = replay_html(args.log)
+    except ReplayError as e:
+        print("provost view: %s" % e, file=sys.stderr)
+        return 1
+    write_text(args.output, html)
+    print("wrote %s" % args.output, file=sys.stderr)
+    return 0

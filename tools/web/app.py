@@ -1,0 +1,228 @@
+"""The web table: a Starlette app serving the new-game page, one page per seat, and a small JSON API.
+
+    GET  /                              the new-game page (rulesets, variants, seats, seed)
+    GET  /api/rulesets                  what the new-game page offers
+    POST /api/games                     {ruleset, variant, players, seed, agents} -> the seats' links
+    GET  /game/{gid}                    the seats' links of a game
+    GET  /t/{gid}/{token}               a seat's table (the page; its data comes from the API)
+    GET  /api/t/{gid}/{token}           that seat's state (?at=N: the board before decision N+1)
+    POST /api/t/{gid}/{token}/move      {option, n}: the seat's decision (n: decisions seen, for staleness)
+    POST /api/t/{gid}/{token}/advance   play one bot move, if a bot is to decide
+    GET  /api/t/{gid}/{token}/why       ?option=ID: why that option is not legal now
+    GET  /api/t/{gid}/{token}/log       the JSON Lines game log, once the game is over
+
+Every answer to a seat is built from that seat's observation.  Bad requests get a 4xx with
+``{"error": reason}``; nothing a request sends can stop the server.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .assets import static_text
+from .table import BOT_AGENTS, Table, TableError
+
+MAX_BODY = 64 * 1024
+
+
+class Tables:
+    """The games this server knows, loaded from the save folder on first use."""
+
+    def __init__(self, save_dir: str | None):
+        self.save_dir = save_dir
+        self.tables: dict[str, Table] = {}
+
+    def add(self, t: Table) -> Table:
+        self.tables[t.gid] = t
+        return t
+
+    def get(self, gid: str) -> Table:
+        t = self.tables.get(gid)
+        if t is not None:
+            return t
+        if self.save_dir and gid.replace("-", "").replace("_", "").isalnum():
+            path = os.path.join(self.save_dir, gid + ".json")
+            if os.path.isfile(path):
+                try:
+                    return self.add(Table.load(path, self.save_dir))
+                except Exception as e:     # a save that no longer loads (rules changed): say so
+                    raise TableError(410, "this game's save cannot be resumed: %s" % e) from None
+        raise TableError(404, "no game '%s' on this server" % gid)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _diagnostics_message(exc) -> str:
+    diags = getattr(exc, "diagnostics", None)
+    if diags:
+        return "\n".join(d.format_text() for d in diags)
+    return str(exc)
+
+
+def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, replay: Table | None = None,
+               started: Table | None = None) -> Starlette:
+    """``rulesets``: [{name, title, ruleset, variants: [{name, title}]}] offered by the new-game page;
+    ``replay``: a logged game to step through; ``started``: a game set up on the command line.
+    The new-game page links to the seats of either."""
+    tables = Tables(save_dir)
+    for t in (replay, started):
+        if t is not None:
+            tables.add(t)
+    allowed = {r["ruleset"]: {v["name"] for v in r["variants"]} for r in rulesets}
+
+    async def body(request: Request) -> dict:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise TableError(413, "request too large")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise TableError(400, "the request body is not JSON") from None
+        if not isinstance(data, dict):
+            raise TableError(400, "the request body must be a JSON object")
+        return data
+
+    def guarded(handler):
+        async def run(request: Request):
+            try:
+                return await handler(request)
+            except TableError as e:
+                return _error(e.status, e.message)
+            except Exception as e:          # never a crash, never a traceback to the page
+                from provost.dsl.diagnostics import RulesError
+                if isinstance(e, RulesError):
+                    return _error(400, "the rules do not load:\n" + _diagnostics_message(e))
+                return _error(500, "internal error: %s: %s" % (type(e).__name__, e))
+        return run
+
+    async def locked(t: Table, fn, *args):
+        """Run table work in a worker thread (a bot's move must not stall other seats), one at a time per table."""
+        def run():
+            with t.lock:
+                return fn(*args)
+        return await run_in_threadpool(run)
+
+    def seat(request: Request) -> tuple[Table, int]:
+        t = tables.get(request.path_params["gid"])
+        return t, t.seat_of(request.path_params["token"])
+
+    async def home(request: Request):
+        return HTMLResponse(static_text("new.html"))
+
+    async def api_rulesets(request: Request):
+        return JSONResponse({"rulesets": rulesets, "defaults": defaults, "agents": ["human", *BOT_AGENTS],
+                             "replay": replay.gid if replay else None,
+                             "replay_links": _links(replay) if replay else None,
+                             "started_links": _links(started) if started else None})
+
+    def _links(t: Table) -> list[dict]:
+        return [{"seat": i, "name": "Player %d" % (i + 1), "agent": a, "url": "/t/%s/%s" % (t.gid, t.tokens[i])}
+                for i, a in enumerate(t.agents) if a == "human" or t.replay]
+
+    async def new_game(request: Request):
+        data = await body(request)
+        ruleset = data.get("ruleset")
+        if ruleset not in allowed:
+            raise TableError(400, "unknown ruleset %r (this server offers: %s)" % (ruleset, ", ".join(allowed)))
+        variant = data.get("variant") or None
+        if variant is not None and variant not in allowed[ruleset]:
+            raise TableError(400, "unknown variant %r of %s (known: %s)"
+                             % (variant, ruleset, ", ".join(sorted(allowed[ruleset])) or "none"))
+        players = data.get("players")
+        seed = data.get("seed", 0)
+        agents = data.get("agents") or ["human"]
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
+            raise TableError(400, "players must be a whole number")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise TableError(400, "seed must be a whole number, 0 or more")
+        if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+            raise TableError(400, "agents must be a list of names")
+        from provost.interpreter.engine import players_out_of_range
+        from provost.interpreter.gamelog import load_rules
+        rs = load_rules(ruleset, variant)
+        if players is not None:
+            problem = players_out_of_range(rs, players)
+            if problem:
+                raise TableError(400, problem)
+        t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
+        links = _links(t)
+        return JSONResponse({"gid": t.gid, "seats": links, "game": "/game/%s" % t.gid})
+
+    async def game_page(request: Request):
+        t = tables.get(request.path_params["gid"])
+        rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in _links(t))
+        return HTMLResponse(static_text("links.html").replace("{{rows}}", rows or "<li>no human seat</li>"))
+
+    async def table_page(request: Request):
+        seat(request)
+        return HTMLResponse(static_text("table.html"))
+
+    async def state(request: Request):
+        t, p = seat(request)
+        at = request.query_params.get("at")
+        if at is not None and not at.isdigit():
+            raise TableError(400, "at must be a decision number")
+        return JSONResponse(await locked(t, t.state_for, p, int(at) if at is not None else None))
+
+    async def move(request: Request):
+        t, p = seat(request)
+        data = await body(request)
+        option = data.get("option")
+        n = data.get("n")
+        if not isinstance(option, str):
+            raise TableError(400, "option must be an option id (a string)")
+        if n is not None and not isinstance(n, int):
+            raise TableError(400, "n must be the number of decisions the page has seen")
+        def run():
+            t.move(p, option, n)
+            return t.state_for(p)
+        return JSONResponse(await locked(t, run))
+
+    async def advance(request: Request):
+        t, p = seat(request)
+        def run():
+            t.advance()
+            return t.state_for(p)
+        return JSONResponse(await locked(t, run))
+
+    async def why(request: Request):
+        t, p = seat(request)
+        option = request.query_params.get("option", "")
+        return JSONResponse({"option": option, "why": await locked(t, t.why_not, p, option)})
+
+    async def game_log(request: Request):
+        t, p = seat(request)
+        text = await locked(t, t.game_log)
+        name = "provost-%s-%s.jsonl" % (os.path.splitext(os.path.basename(t.ruleset))[0], t.gid)
+        return Response(text, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": 'attachment; filename="%s"' % name})
+
+    async def asset(request: Request):
+        name = request.path_params["name"]
+        types = {"app.js": "text/javascript", "style.css": "text/css"}
+        if name not in types:
+            raise TableError(404, "no such file")
+        return Response(static_text(name), media_type=types[name])
+
+    routes = [
+        Route("/", guarded(home)),
+        Route("/static/{name}", guarded(asset)),
+        Route("/api/rulesets", guarded(api_rulesets)),
+        Route("/api/games", guarded(new_game), methods=["POST"]),
+        Route("/game/{gid}", guarded(game_page)),
+        Route("/t/{gid}/{token}", guarded(table_page)),
+        Route("/api/t/{gid}/{token}", guarded(state)),
+        Route("/api/t/{gid}/{token}/move", guarded(move), methods=["POST"]),
+        Route("/api/t/{gid}/{token}/advance", guarded(advance), methods=["POST"]),
+        Route("/api/t/{gid}/{token}/why", guarded(why)),
+        Route("/api/t/{gid}/{token}/log", guarded(game_log)),
+    ]
+    return Starlette(routes=routes)

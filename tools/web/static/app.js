@@ -1,0 +1,397 @@
+// provost's board in the browser.  Draws the board description built by
+// provost.interpreter.boardview (tracks, grouped spaces, scales, shared zones, player panels):
+// nothing here knows any game.  Used by the server's pages and by `provost view`'s single file.
+"use strict";
+const Provost = (() => {
+  const COLORS = ["#d1495b", "#2e6fd8", "#2a9d5c", "#d79a00", "#8e44ad", "#5d6d7e", "#e67e22", "#16a085"];
+  const color = (p) => COLORS[p % COLORS.length];
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "style") e.style.cssText = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const k of kids.flat()) {
+      if (k === null || k === undefined || k === false) continue;
+      e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+    }
+    return e;
+  }
+
+  function hue(name) {
+    let h = 0;
+    for (const c of String(name || "")) h = (h * 31 + c.charCodeAt(0)) % 360;
+    return h;
+  }
+
+  const fmt = (v) => (v && typeof v === "object" && v.hidden) ? "?" : (v === null || v === undefined ? "" : v);
+
+  function worker(p, players) {
+    return el("span", {class: "worker", style: `background:${color(p)}`, title: players[p] || "Neutral player"}, "");
+  }
+
+  function piece(pc, players) {
+    const label = pc.hidden ? "?" : pc.value;
+    return el("span", {class: "piece" + (pc.hidden ? " facedown" : "") + (pc.face_up ? "" : " down"),
+                       style: `border-color:${color(pc.owner)};` + (pc.hidden ? "" : `color:${color(pc.owner)}`),
+                       title: `${pc.title} of ${players[pc.owner] || "Neutral player"}${pc.hidden ? " (face down)" : pc.face_up ? "" : " (face down to the others)"}`},
+              label);
+  }
+
+  // ---------------------------------------------------------------- the board
+  function board(view, onPlace) {
+    const players = view.players;
+    const root = el("div", {class: "board"});
+    const place = (name) => onPlace ? {onclick: () => onPlace(name), class: "clickable"} : {};
+
+    for (const t of view.tracks) {
+      const cells = t.cells.map((c) => {
+        const marks = t.markers.filter((m) => m.at === c.index);
+        const cls = ["cell", c.tile ? "built" : "empty", marks.length ? "marked" : ""].join(" ");
+        const attrs = c.tile ? place(c.tile) : {};
+        return el("div", {class: cls + (attrs.class ? " " + attrs.class : ""), onclick: attrs.onclick,
+                          "data-place": c.tile || null, "data-index": c.index,
+                          style: c.tile ? `border-top-color:hsl(${hue(c.category)},55%,45%)` : ""},
+          el("div", {class: "idx"}, c.index),
+          marks.map((m) => el("div", {class: "marker", "data-marker": m.name, title: `${m.title} at ${m.at}`}, m.title)),
+          c.tile ? el("div", {class: "tile", title: c.category_title || ""}, c.title) : null,
+          c.tile && c.owner !== null && c.owner !== undefined ?
+            el("div", {class: "owner", style: `background:${color(c.owner)}`, title: "owned by " + players[c.owner]}, "") : null,
+          c.workers && c.workers.length ? el("div", {class: "workers"}, c.workers.map((p) => worker(p, players))) : null,
+          c.pieces && c.pieces.length ? el("div", {class: "pieces"}, c.pieces.map((pc) => piece(pc, players))) : null);
+      });
+      const beyond = t.markers.filter((m) => m.beyond || m.at < 1)
+        .map((m) => el("span", {class: "marker", "data-marker": m.name}, `${m.title} at ${m.at}`));
+      root.append(el("section", {class: "track", "data-track": t.name},
+        el("h2", {}, t.title, beyond.length ? " — " : "", beyond),
+        el("div", {class: "cells"}, cells)));
+    }
+
+    if (view.groups.length) {
+      const groups = el("section", {class: "groups"});
+      for (const g of view.groups) {
+        if (g.grid) { groups.append(grid(g, players, place)); continue; }
+        groups.append(el("div", {class: "group", "data-group": g.name}, el("h3", {}, g.title),
+          el("div", {class: "spaces"}, g.spaces.map((s) => {
+            const a = place(s.name);
+            return el("div", {class: "space" + (a.class ? " " + a.class : ""), onclick: a.onclick, "data-place": s.name},
+              el("div", {class: "stitle"}, s.title),
+              s.workers.length ? el("div", {class: "workers"}, s.workers.map((p) => worker(p, players))) : null,
+              s.pieces.length ? el("div", {class: "pieces"}, s.pieces.map((pc) => piece(pc, players))) : null);
+          }))));
+      }
+      root.append(groups);
+    }
+
+    if (view.scales.length) {
+      const sc = el("section", {class: "scales"});
+      for (const s of view.scales) {
+        const rows = s.by.map((label, i) => {
+          const boxes = [];
+          for (let v = s.min; v <= s.max; v++) {
+            let marks = [];
+            if (s.per_player) {
+              s.values.forEach((row, p) => { if ((Array.isArray(row) ? row[i] : row) === v) marks.push(worker(p, players)); });
+            } else if (s.values[i] === v) marks.push(el("span", {class: "chip"}, "●"));
+            boxes.push(el("span", {class: "box" + (marks.length ? " on" : "")}, el("small", {}, v), marks));
+          }
+          return el("div", {class: "scalerow"}, el("span", {class: "slabel"}, label), boxes);
+        });
+        sc.append(el("div", {class: "scale", "data-scale": s.name}, el("h3", {}, s.title), rows));
+      }
+      root.append(sc);
+    }
+
+    const sh = view.shared;
+    if (sh.counters.length || sh.zones.length || sh.supply.length) {
+      const box = el("section", {class: "shared"});
+      for (const c of sh.counters) {
+        const v = Array.isArray(c.value) ? c.value.map((x, i) => `${c.by ? c.by[i] : i + 1} ${fmt(x)}`).join(", ") : fmt(c.value);
+        box.append(el("div", {class: "kv"}, el("b", {}, c.title + ": "), v));
+      }
+      for (const z of sh.zones) box.append(zone(z));
+      if (sh.supply.length) {
+        const cats = {};
+        for (const s of sh.supply) (cats[s.category_title || "other"] = cats[s.category_title || "other"] || []).push(s);
+        box.append(el("details", {class: "supply", open: true}, el("summary", {}, "Supply"),
+          Object.entries(cats).map(([cat, lst]) => el("div", {class: "kv"}, el("b", {}, cat + ": "),
+            lst.map((s) => el("span", {class: "stock", "data-kind": s.kind, style: `border-color:hsl(${hue(s.category)},55%,45%)`},
+              s.title + (s.count > 1 ? ` ×${s.count}` : s.count < 0 ? " ×∞" : "")))))));
+      }
+      root.append(box);
+    }
+
+    const panels = el("section", {class: "panels"});
+    for (const p of view.panels) {
+      panels.append(el("div", {class: "panel" + (p.you ? " you" : "") + (view.to_move === p.seat ? " tomove" : ""),
+                               "data-seat": p.seat, style: `border-color:${color(p.seat)}`},
+        el("h3", {style: `background:${color(p.seat)}`}, p.name + (p.you ? " (you)" : ""),
+          view.to_move === p.seat ? " ◀ to decide" : ""),
+        el("div", {class: "res"}, p.resources.map((r) =>
+          el("span", {class: "r" + (r.score ? " score" : "") + (r.value && r.value.hidden ? " facedown" : ""), "data-res": r.name},
+            el("b", {}, fmt(r.value)), " " + r.title))),
+        p.counters.length ? el("div", {class: "cts"}, p.counters.map((c) => el("span", {class: "kv"},
+          c.title + ": ", typeof c.value === "object" && !c.value.hidden ?
+            Object.entries(c.value).map(([k, v]) => `${k} ${v}`).join(", ") : fmt(c.value)))) : null,
+        Object.keys(p.order).length ? el("div", {class: "cts"}, Object.entries(p.order).map(([o, i]) => el("span", {class: "kv"}, `${o}: ${i}`))) : null,
+        p.zones.map(zone),
+        p.pieces.map((g) => el("div", {class: "kv"}, el("b", {}, g.title + ": "), g.pieces.map((pc) => piece(pc, players))))));
+    }
+    root.append(panels);
+    return root;
+  }
+
+  // spaces that two tags place in a table (rows x columns), each cell titled by its space
+  function grid(g, players, place) {
+    const t = el("table", {class: "grid"});
+    t.append(el("tr", {}, el("th", {}, ""), g.grid.cols.map((c) => el("th", {}, c))));
+    g.grid.rows.forEach((r, i) => {
+      const tr = el("tr", {}, el("th", {class: "rowh"}, r));
+      g.grid.cols.forEach((c, j) => {
+        const s = g.spaces.find((x) => x.row === i && x.col === j);
+        if (!s) { tr.append(el("td", {})); return; }
+        const a = place(s.name);
+        tr.append(el("td", {class: "space" + (a.class ? " " + a.class : ""), onclick: a.onclick, "data-place": s.name, title: s.title},
+          s.workers.length ? el("div", {class: "workers"}, s.workers.map((p) => worker(p, players))) : null,
+          s.pieces.length ? el("div", {class: "pieces"}, s.pieces.map((pc) => piece(pc, players))) : null));
+      });
+      t.append(tr);
+    });
+    return el("div", {class: "group", "data-group": g.name}, el("h3", {}, g.title), t);
+  }
+
+  function zone(z) {
+    return el("div", {class: "zone", "data-zone": z.name}, el("b", {}, z.title + ": "),
+      z.parts.map((part) => el("span", {class: "part"}, part.title ? part.title + " " : "",
+        part.hidden ? el("span", {class: "facedown"}, `${part.count} face down`) :
+          part.items.length ? part.items.map((it) => el("span", {class: "card"}, it)) : el("i", {}, "empty"))));
+  }
+
+  function header(view, extra) {
+    const who = view.waiting_for !== undefined && view.waiting_for !== null ? (view.players[view.waiting_for] || "Neutral player") : null;
+    return el("header", {},
+      el("h1", {}, view.title),
+      el("span", {class: "where"}, `Round ${view.round} — ${view.phase_title}`),
+      view.seat !== null && view.seat !== undefined ? el("span", {class: "who", style: `color:${color(view.seat)}`}, `You: ${view.players[view.seat] || "Neutral"}`) : null,
+      who ? el("span", {class: "wait"}, `${who} to decide${view.waiting_prompt ? ": " + view.waiting_prompt : ""}`) : null,
+      extra || null);
+  }
+
+  function logList(log, upto) {
+    const ol = el("ol", {class: "log", id: "log"});
+    log.forEach((d, i) => ol.append(el("li", {class: (upto !== null && i >= upto ? "future" : "") + (i >= log.length - 3 ? " recent" : ""), value: d.n},
+      el("span", {class: "lp"}, `R${d.round} ${d.phase}`), " ",
+      el("b", {style: `color:${color(d.player)}`}, d.who), ": ", d.text,
+      d.prompt && d.text !== d.prompt ? el("small", {}, ` (${d.prompt})`) : null)));
+    return ol;
+  }
+
+  // ---------------------------------------------------------------- the seat's page (server)
+  async function api(url, opts) {
+    const r = await fetch(url, opts);
+    let data;
+    try { data = await r.json(); } catch (e) { data = {error: `${r.status} ${r.statusText}`}; }
+    if (!r.ok) throw new Error(data.error || `${r.status}`);
+    return data;
+  }
+
+  function tablePage() {
+    const m = location.pathname.match(/^\/t\/([^/]+)\/([^/]+)/);
+    const base = `/api/t/${m[1]}/${m[2]}`;
+    const params = new URLSearchParams(location.search);
+    let speed = params.has("speed") ? Number(params.get("speed")) : 600;
+    const app = document.getElementById("app");
+    let state = null, at = null, busy = false, message = "", whyText = "";
+
+    async function load() {
+      try { show(await api(base + (at !== null ? `?at=${at}` : ""))); }
+      catch (e) { message = e.message; render(); }
+    }
+    function show(s) { state = s; render(); schedule(); }
+    function schedule() {
+      if (state && state.bot_to_move && at === null) setTimeout(advance, speed);
+    }
+    async function advance() {
+      if (busy || at !== null) return;
+      busy = true;
+      try { show(await api(base + "/advance", {method: "POST"})); } catch (e) { message = e.message; render(); }
+      finally { busy = false; }
+    }
+    async function move(option) {
+      if (busy) return;
+      busy = true; message = ""; whyText = "";
+      try { show(await api(base + "/move", {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify({option, n: state.decisions})})); }
+      catch (e) { message = e.message; render(); }
+      finally { busy = false; }
+    }
+    async function why(option) {
+      try { whyText = `${option}: ` + (await api(base + "/why?option=" + encodeURIComponent(option))).why; }
+      catch (e) { whyText = e.message; }
+      render();
+    }
+    function onPlace(name) {
+      if (!state || !state.your_turn) return;
+      const opts = state.view.options.map((o) => o.id);
+      const hit = opts.find((o) => o.split(":")[1] === name);
+      if (hit) move(hit);
+      else {
+        const heads = [...new Set(opts.filter((o) => o.includes(":")).map((o) => o.split(":")[0]))];
+        why(`${heads[0] || "place"}:${name}`);
+      }
+    }
+    function render() {
+      app.replaceChildren();
+      app.dataset.n = state ? state.decisions : "";       // tests wait on these
+      app.dataset.turn = state && state.your_turn ? "yes" : "no";
+      if (!state) { app.append(el("p", {class: "error"}, message || "loading…")); return; }
+      const v = state.view;
+      const status = state.finished ? el("span", {class: "result", id: "result"}, "Game over — " +
+          state.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
+          state.result.winners.map((w) => v.players[w]).join(", ")) :
+        state.replay ? el("span", {class: "wait"}, "Replay") : null;
+      app.append(header(v, status));
+      const side = el("aside", {});
+      // the decision
+      const dec = el("section", {class: "decision", id: "decision"});
+      if (state.your_turn) {
+        dec.append(el("h2", {}, v.prompt || "Your decision"),
+          el("div", {class: "options"}, v.options.map((o) => el("button", {class: "opt", "data-option": o.id, title: o.id,
+            onclick: () => move(o.id)}, o.label))));
+        const heads = [...new Set(v.options.filter((o) => o.id.includes(":")).map((o) => o.id.split(":")[0]))];
+        const inp = el("input", {id: "whyopt", placeholder: heads.length ? heads[0] + ":…" : "option id", list: "whylist"});
+        dec.append(el("div", {class: "why"}, "Why not…? ", inp,
+          el("button", {id: "whybtn", onclick: () => why(inp.value)}, "ask"),
+          el("small", {}, " or click a place on the board")));
+      } else if (at !== null) {
+        dec.append(el("p", {}, `Showing the board before decision ${at + 1} of ${state.decisions}. `,
+          el("button", {onclick: () => { at = null; load(); }}, "Back to now")));
+      } else if (!state.finished) {
+        dec.append(el("p", {class: "waiting"}, state.bot_to_move ? "Bots are playing…" : "Waiting for another player…"));
+        if (!state.bot_to_move) setTimeout(() => { if (at === null && !busy) load(); }, 1500);
+      }
+      if (state.finished && !state.replay) {
+        dec.append(el("p", {}, el("a", {href: base + "/log", id: "gamelog", download: ""}, "Download the game log"),
+          " — replay it with ", el("code", {}, "provost serve --replay LOG"), " or ", el("code", {}, "provost view LOG -o game.html")));
+      }
+      if (whyText) dec.append(el("p", {class: "whytext", id: "whytext"}, whyText));
+      if (message) dec.append(el("p", {class: "error", id: "error", role: "alert"}, message));
+      side.append(dec);
+      // step-through
+      const slider = el("input", {type: "range", id: "slider", min: 0, max: state.decisions, value: at === null ? state.decisions : at,
+        onchange: (e) => { const n = Number(e.target.value); at = n >= state.decisions ? null : n; load(); }});
+      side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider,
+        el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`))),
+        el("label", {}, " bot speed ", el("select", {onchange: (e) => { speed = Number(e.target.value); }},
+          [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
+            el("option", {value: ms, selected: ms === speed}, l)))));
+      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
+      app.append(el("main", {}, board(v, state.your_turn ? onPlace : null), side));
+      // the last move this seat may know of: its place on the board, outlined
+      const last = at === null ? state.log[state.log.length - 1] : state.log[at - 1];
+      if (last && last.option) {
+        for (const part of last.option.split(":").slice(1)) {
+          for (const e of app.querySelectorAll(`[data-place="${CSS.escape(part.split("/")[0])}"]`)) e.classList.add("lastmove");
+        }
+      }
+      document.title = `${v.title} — ${v.players[v.seat] || "table"}`;
+      const lg = document.getElementById("log");
+      if (lg) lg.scrollTop = lg.scrollHeight;
+    }
+    load();
+  }
+
+  // ---------------------------------------------------------------- the new-game page
+  async function newGamePage() {
+    const info = await api("/api/rulesets");
+    const $ = (id) => document.getElementById(id);
+    if (info.replay_links) {
+      $("replay").append(el("p", {}, "Replay of a logged game — watch it as: ",
+        info.replay_links.map((l) => el("a", {href: l.url, class: "seatlink"}, l.name + " "))));
+    }
+    if (info.started_links) {
+      $("replay").append(el("p", {}, "The game set up on the command line — play it as: ",
+        info.started_links.map((l) => el("a", {href: l.url, class: "seatlink"}, l.name + " "))));
+    }
+    for (const r of info.rulesets) $("ruleset").append(el("option", {value: r.ruleset}, r.title));
+    const d = info.defaults || {};
+    if (d.ruleset) $("ruleset").value = d.ruleset;
+    $("seed").value = d.seed || 0;
+    function pick() {
+      const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
+      $("variant").replaceChildren(el("option", {value: ""}, "(none)"), r.variants.map((v) => el("option", {value: v.name}, v.title)));
+      if (d.variant && r.variants.some((v) => v.name === d.variant)) $("variant").value = d.variant;
+      $("players").min = r.players[0]; $("players").max = r.players[1];
+      $("players").value = d.players && d.ruleset === r.ruleset ? d.players : Math.max(r.players[0], Math.min(4, r.players[1]));
+      $("description").textContent = r.description || "";
+      seats();
+    }
+    function seats() {
+      const n = Number($("players").value) || 1;
+      const box = $("seats");
+      box.replaceChildren(el("legend", {}, "Seats"));
+      for (let i = 0; i < n; i++) {
+        const dflt = (d.agents && d.agents.length) ? d.agents[Math.min(i, d.agents.length - 1)] : (i === 0 ? "human" : "greedy");
+        box.append(el("label", {}, `Player ${i + 1} `, el("select", {name: `seat${i}`, class: "seatkind"},
+          info.agents.map((a) => el("option", {value: a, selected: a === dflt}, a)))));
+      }
+    }
+    $("ruleset").addEventListener("change", pick);
+    $("players").addEventListener("change", seats);
+    $("variant").addEventListener("change", () => {});
+    pick();
+    $("form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      $("error").textContent = "";
+      const agents = [...document.querySelectorAll(".seatkind")].map((s) => s.value);
+      try {
+        const g = await api("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({ruleset: $("ruleset").value, variant: $("variant").value || null,
+                                players: Number($("players").value), seed: Number($("seed").value), agents})});
+        if (g.seats.length === 1) location.href = g.seats[0].url;
+        else if (g.seats.length === 0) location.href = g.game;
+        else {
+          $("links").replaceChildren(el("p", {}, "One link per seat (open each in its own window):"),
+            el("ul", {}, g.seats.map((s) => el("li", {}, el("a", {href: s.url, class: "seatlink", target: "_blank"}, s.name)))));
+        }
+      } catch (e) { $("error").textContent = e.message; }
+    });
+  }
+
+  // ---------------------------------------------------------------- `provost view`: one file, no server
+  async function staticPage() {
+    const raw = document.getElementById("provost-data").textContent.trim();
+    let data;
+    const bytes = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    data = JSON.parse(await new Response(stream).text());
+    const app = document.getElementById("app");
+    let seat = 0, at = data.frames[0].length - 1;
+    function render() {
+      app.replaceChildren();
+      const v = data.frames[seat][at];
+      const last = at === data.frames[seat].length - 1;
+      const result = last && data.result ? el("span", {class: "result", id: "result"}, "Game over — " +
+        data.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ")) : null;
+      app.append(header(v, result));
+      const side = el("aside", {});
+      const slider = el("input", {type: "range", id: "slider", min: 0, max: data.frames[seat].length - 1, value: at,
+        oninput: (e) => { at = Number(e.target.value); render(); }});
+      side.append(el("section", {class: "stepper"},
+        el("label", {}, "Seen by ", el("select", {id: "seat", onchange: (e) => { seat = Number(e.target.value); render(); }},
+          data.seats.map((name, i) => el("option", {value: i, selected: i === seat}, name)))),
+        el("div", {}, el("button", {id: "prev", onclick: () => { if (at > 0) { at--; render(); } }}, "◀"),
+          slider, el("button", {id: "next", onclick: () => { if (at < data.frames[seat].length - 1) { at++; render(); } }}, "▶"),
+          el("span", {id: "stepat"}, ` ${at} / ${data.frames[seat].length - 1}`))));
+      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(data.logs[seat], at)));
+      app.append(el("main", {}, board(v, null), side));
+    }
+    render();
+  }
+
+  return {board, tablePage, newGamePage, staticPage};
+})();

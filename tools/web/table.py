@@ -1,0 +1,274 @@
+"""One game at the web table: its seats and their tokens, bots, the decisions so far, a save on disk.
+
+A table is saved as the list of its decisions (with the rules, player count, seed and agents),
+never as a pickle: loading one replays the decisions, so a game in progress survives a server
+restart and the step-through slider can show any earlier decision.
+
+What each seat is sent is built from ``Game.observation(seat)`` only (``board_view``), and the log
+shown to a seat names another seat's option only when that seat could tell it apart from the
+other options it had: a decision whose alternatives all leave the viewer's observation the same
+(a secret bid, a broker laid face down) is shown as its prompt alone.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass, field
+
+from provost.interpreter.boardview import Names, board_view, option_label, who_sees
+
+BOT_AGENTS = ("random", "greedy")
+
+
+class TableError(Exception):
+    """A request the table refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class Decision:
+    player: int
+    option: str
+    prompt: str
+    round: int
+    phase: str
+    seen_by: list[int]            # seats that may see which option was chosen
+
+    def as_dict(self) -> dict:
+        return {"player": self.player, "option": self.option, "prompt": self.prompt,
+                "round": self.round, "phase": self.phase, "seen_by": self.seen_by}
+
+
+@dataclass
+class Table:
+    gid: str
+    ruleset: str
+    variant: str | None
+    players: int
+    seed: int
+    agents: list[str]
+    tokens: list[str]
+    decisions: list[Decision] = field(default_factory=list)
+    replay: bool = False          # a logged game to step through: nobody moves
+    save_dir: str | None = None
+    game: object = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _bots: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, ruleset: str, variant: str | None, players: int | None, seed: int, agents: list[str],
+            save_dir: str | None = None) -> "Table":
+        from provost.interpreter.engine import Game
+        from provost.interpreter.gamelog import load_rules
+
+        rs = load_rules(ruleset, variant)              # RulesError: the caller reports its diagnostics
+        game = Game.new(rs, players=players, seed=seed)
+        n = game.s.humans
+        agents = list(agents) or ["human"]
+        agents = (agents + [agents[-1]] * n)[:n]
+        for a in agents:
+            if a != "human" and a not in BOT_AGENTS:
+                raise TableError(400, "unknown seat kind '%s' (human, %s)" % (a, ", ".join(BOT_AGENTS)))
+        t = cls(secrets.token_urlsafe(8), ruleset, variant, n, seed, agents,
+                [secrets.token_urlsafe(16) for _ in range(n)], save_dir=save_dir)
+        t.game = game
+        t.save()
+        return t
+
+    @classmethod
+    def from_log(cls, path: str, save_dir: str | None = None) -> "Table":
+        """A logged game to step through; the log must replay (``gamelog.replay``)."""
+        from provost.interpreter.gamelog import replay
+
+        ok, message, game = replay(path)
+        if not ok:
+            raise TableError(400, message)
+        header = json.loads(open(path, encoding="utf-8").readline())
+        src = header.get("source") or {}
+        t = cls(secrets.token_urlsafe(8), src.get("ruleset") or header["ruleset"],
+                src.get("variant", header.get("variant")), header["players"], header["seed"],
+                list(header.get("agents") or []), [secrets.token_urlsafe(16) for _ in range(header["players"])],
+                replay=True, save_dir=save_dir)
+        options = []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if rec.get("type") == "decision":
+                    options.append(rec["option"])
+        t._play_through(options)
+        t.save()
+        return t
+
+    @classmethod
+    def load(cls, path: str, save_dir: str | None = None) -> "Table":
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        t = cls(d["gid"], d["ruleset"], d.get("variant"), d["players"], d["seed"], d["agents"], d["tokens"],
+                replay=d.get("replay", False), save_dir=save_dir)
+        t._play_through(d["decisions"])
+        return t
+
+    def _play_through(self, options: list[str]) -> None:
+        from provost.interpreter.engine import Game
+        from provost.interpreter.gamelog import load_rules
+
+        self.game = Game.new(load_rules(self.ruleset, self.variant), players=self.players, seed=self.seed)
+        for opt in options:
+            self._apply(opt)
+
+    # ------------------------------------------------------------ saving
+    def as_dict(self) -> dict:
+        return {"gid": self.gid, "ruleset": self.ruleset, "variant": self.variant, "players": self.players,
+                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "replay": self.replay,
+                "decisions": [d.option for d in self.decisions]}
+
+    def save(self) -> None:
+        if not self.save_dir:
+            return
+        os.makedirs(self.save_dir, exist_ok=True)
+        path = os.path.join(self.save_dir, self.gid + ".json")
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.as_dict(), f)
+        os.replace(tmp, path)                      # a crash mid-write never leaves half a save
+        if self.game is not None and self.game.finished and not self.replay:
+            with open(os.path.join(self.save_dir, self.gid + ".jsonl"), "w", encoding="utf-8") as f:
+                f.write(self.game_log())
+
+    # ------------------------------------------------------------ seats
+    def seat_of(self, token: str) -> int:
+        for i, t in enumerate(self.tokens):
+            if secrets.compare_digest(t, token):
+                return i
+        raise TableError(403, "this link's token is not a seat of this game (stale or mistyped link)")
+
+    def is_bot(self, seat: int) -> bool:
+        return self.agents[seat] in BOT_AGENTS
+
+    def _bot(self, seat: int):
+        from provost.interpreter.agents import make_agent
+
+        if seat not in self._bots:
+            self._bots[seat] = make_agent(self.agents[seat], self.seed, seat)
+        return self._bots[seat]
+
+    # ------------------------------------------------------------ moves
+    def _apply(self, option: str) -> None:
+        g = self.game
+        player, prompt, rnd, phase = g.current_player(), g.prompt(), g.s.round, g.s.phase
+        seen_by = who_sees(g, player, option)
+        g.apply(option)
+        self.decisions.append(Decision(player, option, prompt, rnd, phase, seen_by))
+
+    def move(self, seat: int, option: str, expected: int | None) -> None:
+        if self.replay:
+            raise TableError(409, "this is a replay: nobody moves")
+        g = self.game
+        if g.finished:
+            raise TableError(409, "the game is over")
+        if expected is not None and expected != len(self.decisions):
+            raise TableError(409, "stale page: decision %d was already made (now at %d); reload"
+                             % (expected, len(self.decisions)))
+        if g.current_player() != seat:
+            raise TableError(409, "it is not your decision (Player %d is to decide)" % (g.current_player() + 1))
+        if self.is_bot(seat):
+            raise TableError(409, "a bot plays this seat")
+        if option not in g.legal_options():
+            from provost.interpreter.explain import explain
+            raise TableError(400, "'%s' is not legal: %s; the legal options are %s"
+                             % (option, explain(g, option), ", ".join(g.legal_options())))
+        self._apply(option)
+        self.save()
+
+    def advance(self) -> bool:
+        """Play one bot move if a bot is to decide; True if one was played."""
+        g = self.game
+        if self.replay or g.finished:
+            return False
+        p = g.current_player()
+        if p is None or not self.is_bot(p):
+            return False
+        self._apply(self._bot(p).choose(g, p))
+        self.save()
+        return True
+
+    def why_not(self, seat: int, option: str) -> str:
+        from provost.interpreter.explain import explain
+
+        g = self.game
+        if g.current_player() != seat or self.replay or g.finished:
+            raise TableError(409, "you have no decision to make now")
+        return explain(g, option)
+
+    # ------------------------------------------------------------ the game log
+    def game_log(self) -> str:
+        """The finished game as a JSON Lines game log (``gamelog``), for ``provost replay``/``view``/``serve --replay``.
+
+        Only once the game is over: the log holds every seat's choices, secret ones included.
+        """
+        import io
+
+        from provost.interpreter.gamelog import GameLogWriter
+
+        if not self.game.finished:
+            raise TableError(409, "the game log is offered once the game is over (it holds every seat's choices)")
+        buf = io.StringIO()
+        w = GameLogWriter(buf, self.game, self.agents, {"ruleset": self.ruleset, "variant": self.variant})
+        for i, d in enumerate(self.decisions, 1):
+            w.decision(i, d.player, d.option, d.round, d.phase)
+        w.result(self.game)
+        return buf.getvalue()
+
+    # ------------------------------------------------------------ what a seat is sent
+    def log_for(self, seat: int) -> list[dict]:
+        names = Names(self.game.rs.decls)
+        out = []
+        for i, d in enumerate(self.decisions, 1):
+            who = "Player %d" % (d.player + 1) if d.player < self.game.s.humans else "Neutral player"
+            if seat in d.seen_by:
+                text = option_label(names, d.option)
+            else:
+                text = "(hidden from you)"
+            out.append({"n": i, "player": d.player, "who": who, "round": d.round,
+                        "phase": names(d.phase) if d.phase else "setup",
+                        "prompt": d.prompt, "text": text, "option": d.option if seat in d.seen_by else None})
+        return out
+
+    def view_at(self, seat: int, at: int | None = None) -> dict:
+        """Seat's board now, or just before decision ``at`` (0 = the start)."""
+        g = self.game
+        if at is not None and at < len(self.decisions):
+            from provost.interpreter.engine import Game
+            from provost.interpreter.gamelog import load_rules
+            g = Game.new(load_rules(self.ruleset, self.variant), players=self.players, seed=self.seed)
+            for d in self.decisions[:max(0, at)]:
+                g.apply(d.option)
+        mine = g.current_player() == seat and not self.replay and at is None
+        view = board_view(g.rs.decls, g.observation(seat), g.prompt() if mine else "",
+                          g.legal_options() if mine else [], g.s.humans)
+        if not mine and g.current_player() is not None:
+            view["waiting_for"] = g.current_player()
+            view["waiting_prompt"] = g.prompt() if g.current_player() == seat or self.replay else ""
+        return view
+
+    def state_for(self, seat: int, at: int | None = None) -> dict:
+        g = self.game
+        total = len(self.decisions)
+        at = None if at is None or at >= total else max(0, at)
+        view = self.view_at(seat, at)
+        result = None
+        if g.finished:
+            r = g.result()
+            result = {"scores": r.get("scores"), "winners": r.get("winners")}
+        to_move = g.current_player()
+        return {"gid": self.gid, "seat": seat, "agents": self.agents, "decisions": total,
+                "at": total if at is None else at, "finished": g.finished, "replay": self.replay,
+                "bot_to_move": bool(to_move is not None and not g.finished and self.is_bot(to_move) and not self.replay),
+                "your_turn": bool(to_move == seat and not self.replay and not g.finished and at is None),
+                "result": result, "view": view, "log": self.log_for(seat)}
