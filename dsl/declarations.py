@@ -420,6 +420,22 @@ class Builder:
     k_setup = _unnamed_block
     k_final = _unnamed_block
 
+    def k_invariant(self, raw):
+        # invariant workers_kept "Each player has 6 workers" per player:  holds workers + ... == 6
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0})
+        if "per" in flags and flags["per"] != ["player"]:
+            self.error(raw["pos"], "D003", "an invariant is 'per player' or global")
+        a = self.attributes(raw, {k: "args" for k in INVARIANT_TESTS})
+        tests = [k for k in INVARIANT_TESTS if k in a]
+        if len(tests) != 1:
+            self.error(raw["pos"], "D005", "an invariant states one of %s, followed by an expression"
+                       % ", ".join(INVARIANT_TESTS))
+        test = tests[0] if tests else "holds"
+        return [{"kind": "invariant", "name": name, "title": title,
+                 "scope": "player" if "per" in flags else "global", "test": test,
+                 "value": self.one_arg(a.get(test), "an expression", ("expr",)), "pos": raw["pos"]}]
+
     def k_table(self, raw):
         name, _, title, rest = self.head(raw)
         return [{"kind": "table", "name": name, "title": title,
@@ -440,6 +456,10 @@ class Builder:
                 self.error(st["pos"], "D007", "a table holds entries 'KEY: effect'")
         return out
 
+
+# What an invariant says of its expression, after every decision: it is true; its value never
+# changes from the game's first decision; it never goes down; it never goes up.
+INVARIANT_TESTS = ("holds", "constant", "never_decreases", "never_increases")
 
 KINDS = sorted(k[2:] for k in dir(Builder) if k.startswith("k_")) + ["let"]
 

@@ -101,6 +101,13 @@ FUNCTIONS: dict[str, Signature] = {
     "hidden_pieces": Signature(2, 2, says="the face-down {0} on {1} the acting player has not seen"),
     "road_at": Signature(1, 1, says="the tile on road slot {0}, or none"),
     "slot_of": Signature(1, 1, says="the road slot of tile {0} (0 when it is not on the road)"),
+    # the whole board, for invariants (interpreter/prims_state.py)
+    "all": Signature(1, 1, says="whether every item of {0} is true"),
+    "spaces": Signature(0, 0, says="every space on the board"),
+    "building_kinds": Signature(0, 0, says="every kind of building"),
+    "worker_places": Signature(0, 0, says="the spaces and tiles holding workers now"),
+    "supply": Signature(1, 1, says="how many tiles of {0} are left beside the board (unlimited: -1)"),
+    "piece_total": Signature(1, 1, says="how many {0} the acting player has, wherever they are"),
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
@@ -124,4 +131,5 @@ EVENTS = {
 }
 
 # Tile and space attributes readable as `t.NAME`.
-ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side"}
+ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side",
+              "slots", "per_player"}
