@@ -104,7 +104,7 @@ FUNCTIONS: dict[str, Signature] = {
     # the whole board, for invariants (interpreter/prims_state.py)
     "all": Signature(1, 1, says="whether every item of {0} is true"),
     "spaces": Signature(0, 0, says="every space on the board"),
-    "building_kinds": Signature(0, 0, says="every kind of building"),
+    "buildings": Signature(0, 0, says="every kind of building"),
     "worker_places": Signature(0, 0, says="the spaces and tiles holding workers now"),
     "supply": Signature(1, 1, says="how many tiles of {0} are left beside the board (unlimited: -1)"),
     "piece_total": Signature(1, 1, says="how many {0} the acting player has, wherever they are"),

@@ -76,7 +76,11 @@ class InvariantChecker:
         return [d["name"] for d, *_ in self.items]
 
     def first_violation(self, game) -> Violation | None:
-        """Check every invariant against the game as it stands; the first one broken, or None."""
+        """Check the invariants against the game as it stands; the first one broken, or None."""
+        return next(self.violations(game), None)
+
+    def violations(self, game):
+        """Every invariant broken by the game as it stands (one per invariant), in rule-file order."""
         from .expressions import RuleRuntimeError
 
         s = game.s
@@ -87,20 +91,28 @@ class InvariantChecker:
                 try:
                     value = f(game, {"player": seat})
                 except (RuleRuntimeError, TypeError, ValueError, KeyError, IndexError) as e:
-                    return Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
-                                     "could not be evaluated: %s" % e)
+                    yield Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
+                                    "could not be evaluated: %s" % e)
+                    break
                 if test == "holds":
                     if not value:
-                        return Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
-                                         "the condition is false")
+                        yield Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
+                                        "the condition is false")
+                        break
                     continue
+                if test != "constant" and (type(value) is not int):
+                    # `never_decreases vp` compares the symbol vp: `held(vp)` is the amount.
+                    yield Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
+                                    "%s needs a number, got %s" % (test, short_repr(value)))
+                    break
                 key = (d["name"], seat)
                 if key in self.last and not _COMPARE[test](self.last[key], value):
                     was = self.last[key]
-                    return Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
-                                     "was %s, now %s" % (short_repr(was), short_repr(value)))
+                    self.last[key] = value
+                    yield Violation(d["name"], d["title"] or d["name"], path, line, col, s.decisions, seat,
+                                    "was %s, now %s" % (short_repr(was), short_repr(value)))
+                    break
                 self.last[key] = value
-        return None
 
     def check(self, game) -> None:
         """Raise ``InvariantViolated`` on the first broken invariant."""

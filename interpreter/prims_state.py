@@ -5,7 +5,7 @@ rules: workers conserved, tiles conserved, capacities kept.  They need to see th
 rather than one player's part of it, so these functions list what the engine keeps:
 
 - ``all(xs)``: whether every item of xs is true (an empty list: yes);
-- ``spaces()``: every space declared; ``building_kinds()``: every building declared;
+- ``spaces()``: every space declared; ``buildings()``: every building declared;
 - ``worker_places()``: the spaces and road tiles holding workers now;
 - ``supply(k)``: how many tiles of building k are left beside the board (unlimited: -1);
 - ``piece_total(kind)``: how many pieces of a kind the acting player has, wherever they are.
@@ -31,13 +31,13 @@ def build_spaces(c, pos):
     return spaces
 
 
-@function("building_kinds")
-def build_building_kinds(c, pos):
+@function("buildings")
+def build_buildings(c, pos):
     names = list(c.p.buildings)
 
-    def building_kinds(g, player):
+    def buildings(g, player):
         return names[:]
-    return building_kinds
+    return buildings
 
 
 @function("worker_places")
