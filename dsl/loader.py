@@ -454,7 +454,10 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
     from .checks import run_checks
     diags = diags + run_checks(rs)
-    rs.digest = hashlib.sha256(json.dumps(rs.decls, sort_keys=True).encode()).hexdigest()[:16]
+    # Invariants check games, they do not change how one is played: adding one keeps the digest,
+    # so saved games, logs and learned values made before stay valid.
+    played = [d for d in rs.decls if d.get("kind") != "invariant"]
+    rs.digest = hashlib.sha256(json.dumps(played, sort_keys=True).encode()).hexdigest()[:16]
     return diags
 
 

@@ -106,6 +106,7 @@ FUNCTIONS: dict[str, Signature] = {
     "spaces": Signature(0, 0, says="every space on the board"),
     "buildings": Signature(0, 0, says="every kind of building"),
     "worker_places": Signature(0, 0, says="the spaces and tiles holding workers now"),
+    "placed_workers": Signature(1, 1, says="how many workers {0} has on spaces and tiles"),
     "supply": Signature(1, 1, says="how many tiles of {0} are left beside the board (unlimited: -1)"),
     "piece_total": Signature(1, 1, says="how many {0} the acting player has, wherever they are"),
 }

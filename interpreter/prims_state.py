@@ -7,6 +7,7 @@ rather than one player's part of it, so these functions list what the engine kee
 - ``all(xs)``: whether every item of xs is true (an empty list: yes);
 - ``spaces()``: every space declared; ``buildings()``: every building declared;
 - ``worker_places()``: the spaces and road tiles holding workers now;
+- ``placed_workers(p)``: how many workers player p has on spaces and tiles;
 - ``supply(k)``: how many tiles of building k are left beside the board (unlimited: -1);
 - ``piece_total(kind)``: how many pieces of a kind the acting player has, wherever they are.
 """
@@ -45,6 +46,13 @@ def build_worker_places(c, pos):
     def worker_places(g, player):
         return [where for where, seats in g.s.occ.items() if seats]
     return worker_places
+
+
+@function("placed_workers")
+def build_placed_workers(c, pos):
+    def placed_workers(g, player, who):
+        return sum(seats.count(who) for seats in g.s.occ.values())
+    return placed_workers
 
 
 @function("supply")

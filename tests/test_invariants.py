@@ -169,3 +169,13 @@ def test_a_monotone_invariant_needs_a_number(tmp_path):
     g = Game.new(load_checked(str(path)), players=2, seed=0)
     v = InvariantChecker(g).first_violation(g)
     assert v.name == "up" and v.detail == "never_decreases needs a number, got 'pp'"
+
+
+def test_invariants_are_not_part_of_the_digest(tmp_path):
+    """Invariants check games without changing them: saves, logs and learned values stay valid."""
+    path = tmp_path / "caylus.checked.rules"
+    path.write_text('variant checked "Checked" extends caylus:\n'
+                    '    invariant rich "Nobody has 1000 deniers" per player:\n'
+                    '        holds held(denier) < 1000\n'
+                    '    remove invariant tiles_kept\n')
+    assert load_checked(str(path)).digest == load_checked("caylus").digest
