@@ -179,3 +179,14 @@ def test_invariants_are_not_part_of_the_digest(tmp_path):
                     '        holds held(denier) < 1000\n'
                     '    remove invariant tiles_kept\n')
     assert load_checked(str(path)).digest == load_checked("caylus").digest
+
+
+def test_soak_gives_the_same_games_with_more_jobs(capsys):
+    def report(*more):
+        code, out, _ = run_cli(capsys, "soak", BROKEN, "--players", "3", "4", "--seeds", "2", "--greedy",
+                               "--format", "json", *more)
+        r = json.loads(out)
+        return code, r["games"], [(f["players"], f["seed"], f["agents"], f["violation"]) for f in r["failed"]]
+    one = report()
+    assert one[0] == 1 and one[1] == 8 and len(one[2]) == 8
+    assert report("--jobs", "2") == one
