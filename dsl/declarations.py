@@ -153,7 +153,8 @@ class Builder:
 
     def placeholder(self, m, bound: dict, pos) -> str:
         if m.group(1) not in bound:
-            self.error(pos, "D009", "'{%s}' is not a name of the family%s" % (m.group(1), did_you_mean(m.group(1), bound)))
+            self.error(pos, "D009", "'{%s}' is not a name of the family%s"
+                       % (m.group(1), did_you_mean(m.group(1), bound)))
             return m.group(1)
         return str(bound[m.group(1)])
 

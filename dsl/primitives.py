@@ -132,5 +132,6 @@ EVENTS = {
 }
 
 # Tile and space attributes readable as `t.NAME`.
-ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side",
-              "slots", "per_player"}
+ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side"}
+# A space's room, read by invariants (`x.slots` is -1 for unlimited).
+ATTRIBUTES |= {"slots", "per_player"}
