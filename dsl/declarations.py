@@ -7,6 +7,8 @@ the IR described by dsl/schema.json: one dict per declaration with a ``kind``.
 """
 from __future__ import annotations
 
+import re
+
 from .diagnostics import Diagnostic, did_you_mean, register
 
 register("D001", "error", "unknown declaration kind")
@@ -17,6 +19,7 @@ register("D005", "error", "attribute has a value of the wrong form")
 register("D006", "error", "attribute given twice")
 register("D007", "error", "table entry of the wrong form")
 register("D008", "error", "declaration kind not allowed here")
+register("D009", "error", "a declaration family that cannot be expanded")
 
 IR_VERSION = 1
 
@@ -39,6 +42,9 @@ class Builder:
         for item in raw_items:
             if item.get("decl") == "variant":
                 decls.append(self.variant(item))
+            elif "family" in item:
+                for raw in self.family(item, {}):
+                    decls.extend(self.decl(raw))
             else:
                 decls.extend(self.decl(item))
         return {"provost_ir": IR_VERSION, "decls": decls}
@@ -55,7 +61,11 @@ class Builder:
                 else:
                     description = words[0]["str"]
                 continue
-            if change is None:
+            if change is None and "family" in it:
+                for raw in self.family(it, {}):
+                    for d in self.decl(raw):
+                        changes.append({"op": "add", "decl": d, "pos": d["pos"]})
+            elif change is None:
                 for d in self.decl(it):
                     changes.append({"op": "add", "decl": d, "pos": d["pos"]})
             elif change == "replace":
@@ -78,8 +88,82 @@ class Builder:
             out["with"] = list(item["with"])
         return out
 
+    # ------------------------------------------------------------ families
+    def family(self, fam: dict, bound: dict) -> list[dict]:
+        """The raw declarations of ``for NAMES in VALUES:``, one per value, placeholders filled in.
+
+        Every generated declaration keeps the positions of the lines that generated it, so a
+        diagnostic on one of them points at its line in the family."""
+        names = fam["family"]
+        rows = self.family_values(fam["values"])
+        if rows is None:
+            return []
+        out = []
+        for row in rows:
+            values = row if len(names) > 1 else [row]
+            if len(names) > 1 and (type(row) is not list or len(row) != len(names)):
+                self.error(fam["values"]["pos"], "D009", "each value of 'for %s in ...' is a list of %d: got %s"
+                           % (", ".join(names), len(names), _shown(row)))
+                return out
+            if any(type(v) is list for v in values):
+                self.error(fam["values"]["pos"], "D009", "a family's value is a number, a name or a string, not a list")
+                return out
+            inner = dict(bound, **dict(zip(names, values)))
+            for item in fam["items"]:
+                if "family" in item:
+                    out.extend(self.family(item, inner))
+                else:
+                    out.append(self.fill(item, inner))
+        return out
+
+    def family_values(self, e: dict):
+        """A family's values, written out in the rule file: numbers, names, strings, lists, ranges."""
+        k = e["e"]
+        if k in ("int", "str"):
+            return e["v"]
+        if k == "name":
+            return e["id"]
+        if k == "list":
+            items = [self.family_values(i) for i in e["items"]]
+            return None if any(i is None for i in items) else items
+        if k == "range" and e["lo"]["e"] == "int" and e["hi"]["e"] == "int":
+            return list(range(e["lo"]["v"], e["hi"]["v"] + 1))
+        self.error(e["pos"], "D009", "a family's values are written out: numbers, names, strings, lists of them "
+                   "or a range like 1..4")
+        return None
+
+    def fill(self, raw, bound: dict):
+        """A copy of a raw declaration with ``{name}`` replaced in its head words and strings."""
+        if type(raw) is list:
+            return [self.fill(x, bound) for x in raw]
+        if type(raw) is not dict:
+            return raw
+        out = {k: self.fill(v, bound) for k, v in raw.items()}
+        if raw.get("template"):
+            del out["template"]
+            name = _PLACEHOLDER.sub(lambda m: self.placeholder(m, bound, raw["pos"]), raw["name"])
+            if not _NAME.fullmatch(name):
+                self.error(raw["pos"], "D009", "'%s' gives '%s', which is not a name" % (raw["name"], name))
+            out["name"] = name
+        elif "str" in raw and type(raw["str"]) is str and "pos" in raw:
+            out["str"] = _PLACEHOLDER.sub(lambda m: str(bound.get(m.group(1), m.group(0))), raw["str"])
+        elif raw.get("e") == "str":
+            out["v"] = _PLACEHOLDER.sub(lambda m: str(bound.get(m.group(1), m.group(0))), raw["v"])
+        return out
+
+    def placeholder(self, m, bound: dict, pos) -> str:
+        if m.group(1) not in bound:
+            self.error(pos, "D009", "'{%s}' is not a name of the family%s"
+                       % (m.group(1), did_you_mean(m.group(1), bound)))
+            return m.group(1)
+        return str(bound[m.group(1)])
+
     def decl(self, raw: dict) -> list[dict]:
         kind = raw["decl"]
+        for w in raw.get("words") or []:
+            if w.get("template"):
+                self.error(w["pos"], "D009", "'%s' has a placeholder but no 'for' family gives it a value" % w["name"])
+                return []
         if kind == "let":
             return [{"kind": "let", "name": raw["name"], "params": raw["params"], "value": raw["value"],
                      "pos": raw["pos"]}]
@@ -420,6 +504,22 @@ class Builder:
     k_setup = _unnamed_block
     k_final = _unnamed_block
 
+    def k_invariant(self, raw):
+        # invariant workers_kept "Each player has 6 workers" per player:  holds workers + ... == 6
+        name, _, title, rest = self.head(raw)
+        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0})
+        if "per" in flags and flags["per"] != ["player"]:
+            self.error(raw["pos"], "D003", "an invariant is 'per player' or global")
+        a = self.attributes(raw, {k: "args" for k in INVARIANT_TESTS})
+        tests = [k for k in INVARIANT_TESTS if k in a]
+        if len(tests) != 1:
+            self.error(raw["pos"], "D005", "an invariant states one of %s, followed by an expression"
+                       % ", ".join(INVARIANT_TESTS))
+        test = tests[0] if tests else "holds"
+        return [{"kind": "invariant", "name": name, "title": title,
+                 "scope": "player" if "per" in flags else "global", "test": test,
+                 "value": self.one_arg(a.get(test), "an expression", ("expr",)), "pos": raw["pos"]}]
+
     def k_table(self, raw):
         name, _, title, rest = self.head(raw)
         return [{"kind": "table", "name": name, "title": title,
@@ -439,6 +539,18 @@ class Builder:
             else:
                 self.error(st["pos"], "D007", "a table holds entries 'KEY: effect'")
         return out
+
+
+# What an invariant says of its expression, after every decision: it is true; its value never
+# changes from the game's first decision; it never goes down; it never goes up.
+INVARIANT_TESTS = ("holds", "constant", "never_decreases", "never_increases")
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _shown(v) -> str:
+    return '"%s"' % v if type(v) is str and not _NAME.fullmatch(v) else str(v)
 
 
 KINDS = sorted(k[2:] for k in dir(Builder) if k.startswith("k_")) + ["let"]

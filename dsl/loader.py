@@ -455,8 +455,12 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
 
 # ------------------------------------------------------------------ public entry points
 def digest_of(decls: list[dict]) -> str:
-    """The rules' digest: saves and logs name it, and a changed rule changes it."""
-    return hashlib.sha256(json.dumps(decls, sort_keys=True).encode()).hexdigest()[:16]
+    """The rules' digest: saves and logs name it, and a changed rule changes it.
+
+    Invariants check games, they do not change how one is played: adding one keeps the digest,
+    so saved games, logs and learned values made before stay valid."""
+    played = [d for d in decls if d.get("kind") != "invariant"]
+    return hashlib.sha256(json.dumps(played, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -102,6 +102,14 @@ FUNCTIONS: dict[str, Signature] = {
     "road_at": Signature(1, 1, says="the tile on road slot {0}, or none"),
     "slot_of": Signature(1, 1, says="the road slot of tile {0} (0 when it is not on the road)"),
     "awaited": Signature(1, 1, says="whether an effect deferred until {0} is vacant still waits for it"),
+    # the whole board, for invariants (interpreter/prims_state.py)
+    "all": Signature(1, 1, says="whether every item of {0} is true"),
+    "spaces": Signature(0, 0, says="every space on the board"),
+    "buildings": Signature(0, 0, says="every kind of building"),
+    "worker_places": Signature(0, 0, says="the spaces and tiles holding workers now"),
+    "placed_workers": Signature(1, 1, says="how many workers {0} has on spaces and tiles"),
+    "supply": Signature(1, 1, says="how many tiles of {0} are left beside the board (unlimited: -1)"),
+    "piece_total": Signature(1, 1, says="how many {0} the acting player has, wherever they are"),
 }
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
@@ -126,3 +134,5 @@ EVENTS = {
 
 # Tile and space attributes readable as `t.NAME`.
 ATTRIBUTES = {"owner", "kind", "category", "income", "prestige", "transformable", "workable", "slot", "title", "other_side"}
+# A space's room, read by invariants (`x.slots` is -1 for unlimited).
+ATTRIBUTES |= {"slots", "per_player"}

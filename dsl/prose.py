@@ -199,6 +199,11 @@ class Prose:
             return ["%s, for %s to %s players; rounds: %s" % (title, lo, hi, ", ".join(self.name(r) for r in d["rounds"]))]
         if kind == "table":
             return ["table %s (%d entries)" % (title, len(d.get("entries", [])))]
+        if kind == "invariant" and d.get("value") is not None:
+            says = {"holds": "always: %s", "constant": "%s never changes", "never_decreases": "%s never goes down",
+                    "never_increases": "%s never goes up"}.get(d.get("test"), "%s")
+            who = " (for each player)" if d.get("scope") == "player" else ""
+            return ["invariant: %s%s -- %s" % (title, who, says % self.expr(d["value"]))]
         return ["%s %s" % (kind, title)]
 
 

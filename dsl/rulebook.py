@@ -197,6 +197,13 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         prose.name(game.get("score") or "points"),
         "; a draw goes to the player with the most " + prose.expr(game["tiebreak"]) if game.get("tiebreak")
         else "; tied players share the victory"))
+    invariants = by("invariant")
+    if invariants:
+        # The rules' own invariants (checked by `provost soak`): what stays true in any game.
+        w("")
+        w("## What every game keeps")
+        w("")
+        out.extend("- %s." % (d.get("title") or prose.name(d["name"])).rstrip(".") for d in invariants)
     return "\n".join(out) + "\n"
 
 

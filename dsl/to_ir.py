@@ -52,6 +52,8 @@ class ToIR(Transformer_NonRecursive):
                     words.append({"int": int(c), "pos": _tok_pos(c)})
                 elif c.type == "NAME":
                     words.append({"name": str(c), "pos": _tok_pos(c)})
+                elif c.type == "TEMPLATE_NAME":      # n{n}_port: filled in by its family
+                    words.append({"name": str(c), "template": True, "pos": _tok_pos(c)})
             elif isinstance(c, dict) and c.get("params") is not None and "s" not in c:
                 words.append(c)
             elif isinstance(c, list):
@@ -67,6 +69,11 @@ class ToIR(Transformer_NonRecursive):
         params = children[1]["params"] if isinstance(children[1], dict) and "params" in children[1] else None
         value = children[-1]
         return {"decl": "let", "name": str(name), "params": params, "value": value, "pos": pos_of(meta)}
+
+    def family(self, meta, children):
+        names = [str(c) for c in children if isinstance(c, Token)]
+        rest = [c for c in children if not isinstance(c, Token)]
+        return {"family": names, "values": rest[0], "items": rest[1:], "pos": pos_of(meta)}
 
     def variant_decl(self, meta, children):
         name = str(children[0])

@@ -38,4 +38,4 @@ def function(name: str):
 
 def load_all() -> None:
     """Import the modules that register primitives (kept explicit: no import-time magic)."""
-    from . import prims_pieces, prims_tiles, prims_zones  # noqa: F401
+    from . import prims_pieces, prims_state, prims_tiles, prims_zones  # noqa: F401

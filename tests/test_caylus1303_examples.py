@@ -53,6 +53,7 @@ import random
 
 import pytest
 
+from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game, IllegalOption
 
 from caylus1303_scenarios import (BLACK, BLUE, DEFAULT_ROAD, GREEN, RED, YELLOW, choose, counter, give, kind_at, new_game,
@@ -741,15 +742,17 @@ def test_every_assumption_is_documented():
 
 # ------------------------------------------------------------------ soak (invariants after every decision)
 def test_soak_smoke_with_invariants():
-    from provost.tools.dev.soak_1303 import run
-    summary = run([2, 3, 4, 5], seeds=2, first_seed=100)
-    assert summary["failures"] == 0, summary["failed"][:1]
+    from provost.tools.sim.soak import soak, tasks
+    records = soak(load_checked("caylus1303"), tasks([2, 3, 4, 5], seeds=2, first_seed=100))
+    failed = [r for r in records if not r["ok"]]
+    assert len(records) == 8 and failed == []
 
 
 @pytest.mark.skipif(not __import__("os").environ.get("PROVOST_SOAK"),
                     reason="slow: set PROVOST_SOAK=1 (2..5 players x 200 seeds, random and greedy)")
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_soak_full(players):
-    from provost.tools.dev.soak_1303 import run
-    summary = run([players], seeds=200, greedy=True)
-    assert summary["failures"] == 0, summary["failed"][:1]
+    from provost.tools.sim.soak import soak, tasks
+    records = soak(load_checked("caylus1303"), tasks([players], seeds=200, greedy=True))
+    failed = [r for r in records if not r["ok"]]
+    assert failed == [], failed[:1]

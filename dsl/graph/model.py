@@ -218,6 +218,8 @@ class Facts:
             for key in ("ends_if", "tiebreak"):
                 if isinstance(d.get(key), dict):
                     self._refs_in(d[key], i)
+        elif kind == "invariant" and isinstance(d.get("value"), dict):
+            self._refs_in(d["value"], i)
         elif kind == "pieces":
             pass
 

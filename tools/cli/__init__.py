@@ -106,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
     p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--check-invariants", action="store_true",
+                   help="check the rules' invariants after every decision (exit 1 on the first violated)")
     p.set_defaults(func=_dispatch("play", "provost.tools.cli.commands_play", "run_play"))
 
     p = sub.add_parser("replay", parents=[common], help="replay a game log and verify it reproduces")
@@ -126,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
+    p.add_argument("--check-invariants", action="store_true",
+                   help="check the rules' invariants after every decision (a violation is a game's error)")
     p.set_defaults(func=_dispatch("sim", "provost.tools.cli.commands_sim", "run_sim"))
 
     p = sub.add_parser("rate", parents=[common], help="rate agents by a seeded round robin (openskill)")
@@ -162,6 +166,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write the weights (default: the user's data dir)")
     p.set_defaults(func=_dispatch("train", "provost.tools.cli.commands_train", "run_train"))
+
+    p = sub.add_parser("soak", parents=[common], help="play seeded bot games with the rules' invariants checked",
+                       description="Play K seeded games per player count with random agents (and, with --greedy, "
+                                   "a greedy agent in one seat), checking the rules' invariants after every "
+                                   "decision. A violation names the invariant, its position, the seed and the "
+                                   "decision; exit 1 if any game failed.")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--players", type=_positive_int, nargs="+", metavar="N",
+                   help="player counts (default: every count the rules allow)")
+    p.add_argument("--seeds", type=_positive_int, default=10, metavar="K", help="seeds per player count (default 10)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="the first seed (default 0)")
+    p.add_argument("--greedy", action="store_true", help="also play each seed with a greedy agent in one seat")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_dispatch("soak", "provost.tools.cli.commands_soak", "run_soak"))
 
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -417,7 +437,7 @@ def _silence_stdout() -> None:
         pass
 
 
-JSON_REPORT_COMMANDS = frozenset({"check", "play", "replay", "sim", "explain"})
+JSON_REPORT_COMMANDS = frozenset({"check", "play", "replay", "sim", "explain", "soak"})
 """Commands whose --format json is a report: one JSON object on stdout, also when they fail.
 (export's --format json is the IR itself: a failed export prints nothing on stdout.)"""
 

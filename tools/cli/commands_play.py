@@ -1,14 +1,16 @@
 """`provost play` and `provost replay` (DESIGN.md section 6).
 
     provost play RULESET [--variant NAME] [--players N] [--seed S] [--agents a,b,...]
-                         [--log FILE] [--format text|json]
+                         [--log FILE] [--format text|json] [--check-invariants]
     provost replay LOG [--format text|json]
 
 Agents: one name per seat (``random``, ``greedy``, ``human``).  A list shorter
 than the number of players is completed by repeating its last name
 (``--agents greedy`` puts greedy in every seat; ``--agents human,random`` gives
 one human and random bots elsewhere); without ``--agents`` every seat is
-random.  More names than players is a usage error.
+random.  More names than players is a usage error.  ``--check-invariants`` checks the rules'
+``invariant`` declarations before the first decision and after every one; the first violated is
+an E200 diagnostic at the invariant's declaration, naming the seed and the decision (exit 1).
 
 Exit codes: 0 ok; 1 the rules have errors, the log is missing or the replay
 diverged (the first diverging line of the log is named); 2 usage errors
@@ -44,6 +46,20 @@ def _decisions(game) -> str:
     return "%d decision%s" % (n, "" if n == 1 else "s")
 
 
+def _invariant_check(game, seed: int):
+    """``after`` for play_game: the rules' invariants, a violation raised as an E200 diagnostic."""
+    from provost.dsl.diagnostics import RulesError
+    from provost.interpreter.invariants import InvariantChecker, violation_diagnostic
+
+    checker = InvariantChecker(game)
+
+    def after(g, player, option):
+        v = checker.first_violation(g)
+        if v is not None:
+            raise RulesError([violation_diagnostic(v, seed)])
+    return after
+
+
 def run_play(args: argparse.Namespace) -> int:
     from provost.interpreter.agents import HumanAgent, HumanInputEnded, HumanQuit, UnknownAgent, make_agent, play_game
     from provost.interpreter.engine import Game, players_out_of_range
@@ -76,8 +92,12 @@ def run_play(args: argparse.Namespace) -> int:
         except OSError as e:
             raise cannot_write("the log " + args.log, e) from None
     unfinished = " (the log has no result line)" if log else ""
+    after = None
+    if getattr(args, "check_invariants", False):
+        after = _invariant_check(game, args.seed)
+        after(game, None, None)          # the state before the first decision too
     try:
-        play_game(game, agents, log=log)
+        play_game(game, agents, log=log, after=after)
     except HumanInputEnded:
         # End of input is not a human's decision to stop: stdin was empty or ran out (a pipe,
         # /dev/null, a script with too few answers), so it is a usage error, not 130.

@@ -2,7 +2,7 @@
 
     provost sim RULESET [--variant V] [--players N] --games G [--jobs J] [--seed S]
                         [--agents a,b,...] [--format text|json] [--compare VARIANT]
-                        [--plot FILE.png] [--backend local|ray] [--address ADDR]
+                        [--plot FILE.png] [--backend local|ray] [--address ADDR] [--check-invariants]
 
 Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
 agents are given as for ``provost play`` (a short list repeats its last name; ``human`` is
@@ -18,6 +18,9 @@ Jobs: ``--jobs 1`` plays in this process; ``--jobs J`` in J worker processes (th
 loaded once here and handed to each worker).  ``--backend ray`` runs the same batches on Ray
 (``pip install provost[ray]``); ``--address`` names a cluster (default: a local Ray, limited to
 J CPUs when J > 1).
+
+``--check-invariants`` checks the rules' ``invariant`` declarations after every decision; a
+violation ends that game as an error naming the invariant, its position and the decision.
 
 Progress goes to stderr, and only when stderr is a terminal.  Ctrl-C stops the sim, terminates
 the workers and prints the report of the games finished so far (marked interrupted); exit 130.
@@ -44,7 +47,8 @@ STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 """Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
 
 
-def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int):
+def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, seed: int,
+              check_invariants: bool = False):
     """The SimSpec of one ruleset/variant (neutral seats last, as the engine has them), or UsageError."""
     from provost.interpreter.agents import UnknownAgent
     from provost.interpreter.engine import Game, players_out_of_range
@@ -66,7 +70,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     if "human" in names:
         raise UsageError("sim plays bots only; 'human' is for provost play")
     names += [NEUTRAL] * (seats - humans)
-    return SimSpec(rs, humans, tuple(names), seed)
+    return SimSpec(rs, humans, tuple(names), seed, check_invariants)
 
 
 def _progress(total: int):
@@ -106,9 +110,10 @@ def run_sim(args: argparse.Namespace) -> int:
     elif address:
         raise UsageError("--address is for --backend ray")
 
-    specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
+    check = getattr(args, "check_invariants", False)
+    specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed, check)]
     if compare_variant is not None:
-        specs.append(_spec_for(args.ruleset, compare_variant, specs[0].players, args.agents, args.seed))
+        specs.append(_spec_for(args.ruleset, compare_variant, specs[0].players, args.agents, args.seed, check))
     aggs = [Aggregate(spec, args.games) for spec in specs]
 
     jobs = args.jobs

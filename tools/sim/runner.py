@@ -43,6 +43,7 @@ class SimSpec:
     players: int
     agents: tuple          # one name per seat: the deciding seats' agents, then NEUTRAL for each neutral seat
     seed: int = 0
+    check_invariants: bool = False   # the rules' invariants after every decision; a violation is the game's error
 
     @property
     def label(self) -> str:
@@ -139,13 +140,21 @@ def play_one(spec: SimSpec, index: int) -> dict:
     seed = spec.seed + index
     counts: dict[str, int] = {}
 
+    checker = None
+
     def after(game, player, option):
         k = option_key(option)
         counts[k] = counts.get(k, 0) + 1
+        if checker is not None:
+            checker.check(game)
 
     game = None
     try:
         game = Game.new(spec.rules, players=spec.players, seed=seed)
+        if spec.check_invariants:
+            from provost.interpreter.invariants import InvariantChecker
+            checker = InvariantChecker(game)
+            checker.check(game)
         # Neutral seats (labelled NEUTRAL) never decide: the rules play them.
         agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents[:spec.players])]
         play_game(game, agents, after=after)
