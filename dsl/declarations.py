@@ -46,6 +46,7 @@ class Builder:
     def variant(self, item: dict) -> dict:
         changes = []
         description = None
+        for_players = None
         for it in item["items"]:
             change = it.get("change")
             if change is None and it.get("decl") == "description":
@@ -54,6 +55,13 @@ class Builder:
                     self.error(it["pos"], "D005", "'description' takes one string")
                 else:
                     description = words[0]["str"]
+                continue
+            if change is None and it.get("decl") == "for_players":
+                counts = [w.get("int") for w in it["words"]]
+                if not counts or it["body"] or not all(isinstance(n, int) and n >= 1 for n in counts):
+                    self.error(it["pos"], "D005", "'for_players' takes player counts: for_players 3 or for_players 2, 3")
+                else:
+                    for_players = counts
                 continue
             if change is None:
                 for d in self.decl(it):
@@ -76,6 +84,8 @@ class Builder:
                "description": description, "changes": changes, "pos": item["pos"]}
         if item.get("with"):
             out["with"] = list(item["with"])
+        if for_players:
+            out["for_players"] = for_players
         return out
 
     def decl(self, raw: dict) -> list[dict]:

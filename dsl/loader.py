@@ -43,6 +43,10 @@ class Ruleset:
     # The absolute path of the file loaded when the rules were named by a path, None when they
     # were named as a shipped ruleset: a saved game names the rules the same way to resume.
     source_path: str | None = None
+    # The player counts the game file itself is written for, and those a variant in the chain gives
+    # the rules for (`for_players`): any other count needs its rules loaded (`provost.dsl.compose`).
+    root_players: list | None = None
+    count_rules: list = field(default_factory=list)
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -131,8 +135,11 @@ def _head_of(path: str) -> dict | None:
 
 def _entry(head: dict, path: str) -> dict:
     """How `provost variants` describes a game or a variant file."""
-    return {"name": head["name"], "title": head.get("title") or head["name"],
-            "description": head.get("description") or "", "path": path}
+    entry = {"name": head["name"], "title": head.get("title") or head["name"],
+             "description": head.get("description") or "", "path": path}
+    if head.get("for_players"):
+        entry["for_players"] = list(head["for_players"])
+    return entry
 
 
 def list_shipped() -> list[dict]:
@@ -250,6 +257,8 @@ def resolve_path(ruleset: str, variant: str | None = None) -> str:
     head = _head_of(path)
     if head is None:
         raise _unreadable(path)
+    if head["kind"] == "variant" and head["name"] == variant:
+        return path                # the variant file itself, named with its own name (a saved game)
     if head["kind"] == "variant":
         raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "%s is variant '%s', not a game: name its "
                                      "base game to choose variant '%s'" % (ruleset, head["name"], variant)))
@@ -285,6 +294,7 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     head = heads[0]
     if head["kind"] == "game":
         rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
+        rs.root_players = head.get("players")
         return rs, diags
     base, more = variant_base(head, path, where, seen)
     diags += more
@@ -294,6 +304,7 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     diags += more
     base.variant = head["name"]
     base.chain.append(where)
+    base.count_rules += head.get("for_players") or []
     return base, diags
 
 
@@ -358,7 +369,10 @@ def _decl_key(d: dict) -> tuple[str, str]:
     return ("let" if kind == "let" else kind, d.get("name") or kind)
 
 
-def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
+def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Diagnostic]:
+    """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement)``,
+    when given (variants composed on the command line, `provost.dsl.compose`), returns the
+    declaration a ``replace`` puts in place and the conflicts that make it impossible."""
     diags = []
     index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
 
@@ -384,6 +398,10 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 same = [k[1] for k in index if k[0] == key[0]]
                 err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
                 continue
+            if merge is not None:
+                d, conflicts = merge(key, rs.decls[index[key]], rs.files[index[key]], d)
+                for c in conflicts:
+                    diags.append(Diagnostic(path, ch["pos"][0], ch["pos"][1], "error", "L007", c))
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
             rs.step_files.pop(key, None)
@@ -485,15 +503,34 @@ def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None,
     return exported, diags
 
 
-def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
-    """For the engine: a resolved, checked ruleset, or RulesError."""
-    path = resolve_path(ruleset, variant)
-    rs, diags = load(path)
+def load_checked(ruleset: str, variant: str | None = None, players: int | None = None) -> Ruleset:
+    """For the engine: a resolved, checked ruleset, or RulesError.  ``variant`` may name several
+    variants (``kings_favor+express``) and ``players`` picks the rules for that player count
+    (`provost.dsl.compose`)."""
+    from .compose import is_composed
+    if is_composed(variant, players):
+        rs, diags = load_composed(ruleset, variant, players)
+    else:
+        path = resolve_path(ruleset, variant)
+        rs, diags = load(path)
     if rs is None:
         raise RulesError([d for d in diags if d.severity == "error"])
     if shipped_game(ruleset) is not None:
         rs.source_path = None      # named as shipped: found again by name wherever provost is installed
     return rs
+
+
+def load_composed(ruleset: str, variant, players: int | None) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """A base with its player-count rules and several variants (`provost.dsl.compose`), checked."""
+    from .compose import compose
+    rs, diags = compose(ruleset, variant, players)
+    if rs is None:
+        return None, diags
+    rs.source_path = os.path.abspath(resolve_path(ruleset))
+    diags = _finish(rs, diags)
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+    return rs, diags
 
 
 def check_file(path: str) -> list[Diagnostic]:

@@ -49,9 +49,14 @@ class IllegalOption(ValueError):
 def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
     lo, hi = rs.game().get("players") or [1, 8]
-    if lo <= players <= hi:
-        return None
     title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    if lo <= players <= hi:
+        root = rs.root_players
+        if root and not root[0] <= players <= root[1] and players not in rs.count_rules:
+            # A variant allows the count, but the game's rules for it were not loaded with it.
+            return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
+                % (title, players, players, players)
+        return None
     allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
     return "%s is for %s, not %d" % (title, allowed, players)
 
@@ -77,7 +82,7 @@ class Game:
     @classmethod
     def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
         if isinstance(rs, str):
-            rs = load_checked(rs, variant)
+            rs = load_checked(rs, variant, players)
         prog = program_for(rs)
         lo, hi = prog.game["players"] or [1, 8]
         if players is None:
@@ -263,7 +268,7 @@ class Game:
             if path is not None and not os.path.isfile(path):
                 raise RulesError([Diagnostic(path, 1, 1, "error", "E003",
                                              "the rule file this game was saved with is gone")])
-            rs = load_checked(path) if path is not None else load_checked(d["ruleset"], d["variant"])
+            rs = load_checked(path if path is not None else d["ruleset"], d["variant"])
         if rs.digest != d["digest"]:
             what = "the rule file changed since the game was saved" if path else \
                 "the saved game was played with other rules"

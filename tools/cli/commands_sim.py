@@ -52,7 +52,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     from provost.tools.cli.commands_play import resolve_agents
     from provost.tools.sim.runner import NEUTRAL, SimSpec
 
-    rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
+    rs = load_rules(ruleset, variant, players)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     problem = players_out_of_range(rs, players) if players is not None else None
     if problem:
         raise UsageError(problem)
@@ -67,6 +67,17 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
         raise UsageError("sim plays bots only; 'human' is for provost play")
     names += [NEUTRAL] * (seats - humans)
     return SimSpec(rs, humans, tuple(names), seed)
+
+
+def _compare_spec(args, other: str, players: int | None):
+    """``--compare X``: a variant name of RULESET (played instead of ``--variant``), a shipped
+    game's name, or any rule file (an author's variant anywhere, resolved from its own base)."""
+    from provost.dsl.loader import shipped_game
+    from provost.dsl.source import is_bare_name
+
+    if not is_bare_name(other) or shipped_game(other) is not None:
+        return _spec_for(other, None, players, args.agents, args.seed)
+    return _spec_for(args.ruleset, other, players, args.agents, args.seed)
 
 
 def _progress(total: int):
@@ -108,7 +119,7 @@ def run_sim(args: argparse.Namespace) -> int:
 
     specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)]
     if compare_variant is not None:
-        specs.append(_spec_for(args.ruleset, compare_variant, specs[0].players, args.agents, args.seed))
+        specs.append(_compare_spec(args, compare_variant, specs[0].players))
     aggs = [Aggregate(spec, args.games) for spec in specs]
 
     jobs = args.jobs

@@ -1,0 +1,144 @@
+"""Player-count rules chosen by --players, variants composed on the command line, and
+`provost diff` / `sim --compare` for any two rule files (DESIGN.md section 6)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from provost.dsl.compose import merge_decl, split_variants
+from provost.dsl.loader import load_checked, shipped_dir
+from provost.dsl.variant_diff import line_diff
+from provost.interpreter.engine import Game
+from provost.tools.cli import main
+
+RULESETS = shipped_dir()
+
+
+def _strip(v):
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
+    if isinstance(v, list):
+        return [_strip(x) for x in v]
+    return v
+
+
+def _rules_but_the_header(rs):
+    return [_strip(d) for d in rs.decls if d["kind"] != "game"]
+
+
+def test_players_picks_the_player_count_rules():
+    assert load_checked("caylus", None, players=2).variant == "two_players"
+    assert load_checked("ys", None, players=3).variant == "three_players"
+    assert load_checked("ys", None, players=2).variant == "three_players+three_players_short+two_players"
+    assert load_checked("caylus", None, players=4).variant is None         # the base's own count
+    # a variant that brings player-count rules is not given them twice
+    assert load_checked("ys", "three_players_short", players=3).variant == "three_players+three_players_short"
+
+
+def test_composed_three_player_kings_favor_is_the_old_combined_file(tmp_path):
+    # The file ys.kings_favor_three.rules was "extends three_players with kings_favor" plus a
+    # restated header: the composition gives the same rules, header aside.
+    old = tmp_path / "ys.kf3.rules"
+    old.write_text('variant kf3 "KF3" extends three_players with kings_favor:\n    description "x"\n')
+    composed = load_checked("ys", "kings_favor", players=3)
+    assert _rules_but_the_header(composed) == _rules_but_the_header(load_checked(str(old)))
+    game = composed.game()
+    assert game["players"] == [3, 3] and game["rounds"][-1] == "kings_favor"
+    assert game["title"] == "Ys (3 players), King's Favor"
+
+
+@pytest.mark.parametrize("argv", [["--variant", "kings_favor", "--variant", "express"],
+                                  ["--variant", "kings_favor+express"]])
+def test_variants_compose_on_the_command_line(argv, capsys):
+    assert main(["play", "ys", "--players", "3", "--seed", "1", "--format", "json"] + argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "three_players+kings_favor+express" and out["players"] == 3
+
+
+def test_composition_merges_attribute_by_attribute():
+    rs = load_checked("ys", "kings_favor+express")
+    broker = next(d for d in rs.decls if d["kind"] == "pieces")
+    assert broker["values"] == [0, 0, 1, 1, 2, 3, 3, 4, 4]          # Express's nine brokers
+    assert broker["reserve"] == [2, 2, 2]                            # the King's Favor's reserve
+    assert rs.game()["rounds"] == ["reveal", "bidding", "placement", "counting", "kings_favor"]
+
+
+def test_both_sides_changing_one_attribute_is_an_error():
+    a = {"kind": "let", "name": "x", "value": 1}
+    merged, conflicts = merge_decl(a, dict(a, value=2), dict(a, value=3), "V")
+    assert conflicts == ["value"]
+    merged, conflicts = merge_decl(a, dict(a, value=2), dict(a, value=2), "V")
+    assert conflicts == [] and merged["value"] == 2
+
+
+def test_a_count_no_composed_variant_allows_is_refused(capsys):
+    assert main(["play", "ys", "--players", "2", "--variant", "kings_favor"]) == 1
+    err = capsys.readouterr().err
+    assert "[L007]" in err and "King's Favor is for 3 to 4 players" in err
+
+
+def test_play_caylus_two_players(capsys):
+    assert main(["play", "caylus", "--players", "2", "--seed", "3", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "two_players" and len(out["scores"]) == 2
+
+
+def test_the_log_header_names_the_composition_and_replays(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "ys", "--players", "3", "--variant", "express", "--seed", "2", "--log", str(log)]) == 0
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["variant"] == "three_players+express" and header["source"]["variant"] == "three_players+express"
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+
+
+def test_a_save_of_a_composed_game_resumes():
+    g = Game.new("ys", players=3, seed=1, variant="kings_favor")
+    g.apply(g.legal_options()[0])
+    assert Game.from_json(g.to_json()).s.to_dict() == g.s.to_dict()
+
+
+def test_a_variant_path_composes(tmp_path):
+    brewery = os.path.join(RULESETS, "examples", "caylus.brewery.rules")
+    rs = load_checked("caylus", "two_players+" + brewery)
+    assert rs.variant == "two_players+brewery"
+    assert any(d["kind"] == "building" and d["name"] == "brewery" for d in rs.decls)
+    assert split_variants("a+b") == ["a", "b"] and split_variants(brewery) == [brewery]
+    # the same rule changed by both sides cannot be composed: the error names both files
+    mine = tmp_path / "my_house_rule.rules"
+    mine.write_text('variant mine "Mine" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 7, 2: 7}\n')
+    with pytest.raises(Exception, match="caylus.two_players.rules and my_house_rule.rules both change"):
+        load_checked("caylus", "two_players+" + str(mine))
+
+
+def test_diff_uses_both_arguments(capsys):
+    assert main(["diff", "ys", os.path.join(RULESETS, "caylus.two_players.rules")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ys (ys) -> Caylus (2 players)")
+    assert "- removes resource 'vp'" in out
+
+
+def test_diff_shows_a_changed_rule_line_by_line(capsys):
+    assert main(["diff", "caylus", "two_players"]) == 0
+    out = capsys.readouterr().out
+    assert "~ changes step 'income' of income:" in out
+    assert "    + if the round is more than 1:" in out or "    + if round" in out
+    assert "was:" not in out
+
+
+def test_line_diff_marks_only_what_changed():
+    old = ["a", "b", "c", "d", "e", "f"]
+    new = ["a", "b", "C", "d", "e", "f"]
+    assert line_diff(old, new, "") == ["  b", "- c", "+ C", "  d"]
+
+
+def test_sim_compare_takes_a_variant_file_anywhere(tmp_path, capsys):
+    mine = tmp_path / "generous.rules"
+    mine.write_text('variant generous "Generous" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 9, 2: 9, 3: 9, 4: 9, 5: 9}\n')
+    assert main(["sim", "caylus", "--games", "2", "--compare", str(mine), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compare"]["variant"] == "generous"
