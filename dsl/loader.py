@@ -47,6 +47,7 @@ class Ruleset:
     # the rules for (`for_players`): any other count needs its rules loaded (`provost.dsl.compose`).
     root_players: list | None = None
     count_rules: list = field(default_factory=list)
+    _pos_files: dict | None = field(default=None, repr=False, compare=False)
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -54,11 +55,62 @@ class Ruleset:
     def game(self) -> dict:
         return next(d for d in self.decls if d["kind"] == "game")
 
+    def file_at(self, pos) -> str:
+        """The file a position taken from these rules is in: the variant's for a rule it wrote,
+        the base's for one it kept (also inside a phase whose steps come from several files)."""
+        if self._pos_files is None:
+            self._pos_files = _position_files(self)
+        if pos is not None:
+            found = self._pos_files.get(id(pos)) or self._pos_files.get(_pos_key(pos))
+            if found:
+                return found
+        return self.chain[-1] if self.chain else "<rules>"
+
     def file_of(self, decl: dict) -> str:
         for d, f in zip(self.decls, self.files):
             if d is decl:
                 return f
         return self.chain[-1] if self.chain else "<rules>"
+
+
+def _pos_key(pos):
+    return tuple(pos) if isinstance(pos, (list, tuple)) else None
+
+
+def _position_files(rs: Ruleset) -> dict:
+    """id(position) and the position itself -> the file it is in, for every node of the rules
+    (a position found in two files is left to the identity lookup)."""
+    by_id, by_value, twice = {}, {}, set()
+
+    def walk(node, path):
+        stack = [node]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                for k, v in x.items():
+                    if (k == "pos" or k.endswith("_pos")) and isinstance(v, list):
+                        by_id[id(v)] = path
+                        key = _pos_key(v)
+                        if by_value.get(key, path) != path:
+                            twice.add(key)
+                        by_value[key] = path
+                    elif isinstance(v, (dict, list)):
+                        stack.append(v)
+            elif isinstance(x, list):
+                stack.extend(x)
+
+    for d, path in zip(rs.decls, rs.files):
+        origins = rs.step_files.get(_decl_key(d)) or {}
+        walk({k: v for k, v in d.items() if k != "body"}, path)
+        for st in d.get("body") or [] if isinstance(d.get("body"), list) else []:
+            is_step = isinstance(st, dict) and st.get("s") == "step"
+            walk(st, origins.get(st.get("name"), path) if is_step else path)
+        if not isinstance(d.get("body"), list) and d.get("body") is not None:
+            walk(d["body"], path)
+    for key in twice:
+        by_value.pop(key, None)
+    by_id.update(by_value)
+    return by_id
 
 
 # ------------------------------------------------------------------ single files
@@ -293,7 +345,8 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
                                          "or one 'variant'")]
     head = heads[0]
     if head["kind"] == "game":
-        rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
+        files = ir.get("sources") if len(ir.get("sources") or []) == len(ir["decls"]) else [where] * len(ir["decls"])
+        rs = Ruleset(head["name"], None, list(ir["decls"]), list(files), [where])
         rs.root_players = head.get("players")
         return rs, diags
     base, more = variant_base(head, path, where, seen)
@@ -487,9 +540,18 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
     return rs, diags
 
 
-def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None, list[Diagnostic]]:
+def load_ruleset(ruleset: str, variant: str | None = None,
+                 players: int | None = None) -> tuple[dict | None, list[Diagnostic]]:
     """For `provost export`: the IR of one file (a variant file exports as the overlay it is),
-    with the absolute path of the file its positions refer to as 'source' (`positions_file`)."""
+    with the absolute path of the file its positions refer to as 'source' (`positions_file`).
+    Composed variants or a player count export the resolved game, each declaration's file in
+    'sources'."""
+    from .compose import is_composed
+    if is_composed(variant, players):
+        rs, diags = load_composed(ruleset, variant, players)
+        if rs is None:
+            return None, diags
+        return {"provost_ir": 1, "decls": rs.decls, "sources": [os.path.abspath(f) for f in rs.files]}, diags
     path = resolve_path(ruleset, variant)
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):

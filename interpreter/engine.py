@@ -179,7 +179,7 @@ class Game:
                 runs[f[0]](self, f)
         except RuleRuntimeError as e:
             pos = e.pos or [1, 1]
-            raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
+            raise RulesError([Diagnostic(self.rs.file_at(e.pos), pos[0], pos[1],
                                          "error", "E100", "while playing: %s" % e)]) from None
         except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:
             # A value of the wrong kind met an operator: a mistake in the rules the checker could not see.
@@ -189,7 +189,8 @@ class Game:
                                          "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
 
     def _file_of_node(self, node_id) -> str:
-        return self.rs.chain[-1] if self.rs.chain else "<rules>"
+        node = self.prog.nodes[node_id] if node_id is not None else None
+        return self.rs.file_at(getattr(node, "pos", None))
 
     # ------------------------------------------------------------ referee tools (scenarios, tests, tutorials)
     def start_phase(self, name: str) -> None:

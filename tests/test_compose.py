@@ -142,3 +142,33 @@ def test_sim_compare_takes_a_variant_file_anywhere(tmp_path, capsys):
     assert main(["sim", "caylus", "--games", "2", "--compare", str(mine), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["compare"]["variant"] == "generous"
+
+
+# ------------------------------------------------------------------ positions in the file that holds the rule
+def test_explain_on_a_variant_game_cites_the_base_file_for_a_base_rule(tmp_path, capsys):
+    log = tmp_path / "sf.jsonl"
+    assert main(["play", "caylus", "--variant", "simplified_favor", "--seed", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    main(["explain", str(log), "--at", "5", "place:nowhere"])
+    out = capsys.readouterr().out
+    assert os.path.join(RULESETS, "caylus.rules") + ":" in out
+    assert "simplified_favor.rules:" not in out
+
+
+def test_a_run_time_error_names_the_file_of_the_rule_that_failed(tmp_path, capsys):
+    # The variant breaks a let the base's setup indexes: the failing line is the base's.
+    mine = tmp_path / "broken.rules"
+    mine.write_text('variant broken "Broken" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 9, 2: 9}\n')
+    assert main(["play", str(mine), "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(os.path.join(RULESETS, "caylus.rules") + ":") and "[E100]" in err
+
+
+def test_g502_names_the_file_of_the_other_tile(tmp_path):
+    from provost.dsl.loader import check_file
+    mine = tmp_path / "two.rules"
+    mine.write_text('variant two "Two" extends caylus:\n    description "x"\n'
+                    '    building extra "Extra" neutral:\n        at 1\n        work: nothing\n')
+    g502 = [d for d in check_file(str(mine)) if d.code == "G502"]
+    assert g502 and all("caylus.rules:" in d.message for d in g502), g502

@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--agents", choices=("random", "greedy", "both"), default="both")
     args = ap.parse_args(argv)
-    rs = load_checked("ys", args.variant)
+    rs = load_checked("ys", args.variant, args.players)
     failures, games, decisions, t0 = 0, 0, 0, time.time()
     kinds = ["random", "greedy"] if args.agents == "both" else [args.agents]
     for kind in kinds:
