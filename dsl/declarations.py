@@ -70,8 +70,11 @@ class Builder:
                 for d in self.decl(it["decl"]):
                     changes.append({"op": "replace", "decl": d, "pos": it["pos"]})
             elif change == "add_step":
-                changes.append({"op": "add_step", "phase": it["phase"], "step": it["step"], "after": it["after"],
-                                "body": it["body"], "pos": it["pos"]})
+                out = {"op": "add_step", "phase": it["phase"], "step": it["step"], "after": it["after"],
+                       "body": group_steps(it["body"]), "pos": it["pos"]}
+                if it.get("before"):
+                    out["before"] = it["before"]
+                changes.append(out)
             elif change == "replace_step":
                 changes.append({"op": "replace_step", "phase": it["phase"], "step": it["step"],
                                 "body": it["body"], "pos": it["pos"]})
@@ -420,12 +423,13 @@ class Builder:
         name, _, title, rest = self.head(raw)
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in a phase declaration")
-        return [{"kind": "phase", "name": name, "title": title, "body": raw["body"] or [], "pos": raw["pos"]}]
+        return [{"kind": "phase", "name": name, "title": title, "body": group_steps(raw["body"] or []),
+                 "pos": raw["pos"]}]
 
     def _unnamed_block(self, raw):
         if raw["words"]:
             self.error(raw["words"][0]["pos"], "D003", "'%s' takes no name" % raw["decl"])
-        return [{"kind": raw["decl"], "name": raw["decl"], "body": raw["body"] or [], "pos": raw["pos"]}]
+        return [{"kind": raw["decl"], "name": raw["decl"], "body": group_steps(raw["body"] or []), "pos": raw["pos"]}]
 
     k_setup = _unnamed_block
     k_final = _unnamed_block
@@ -458,3 +462,20 @@ def build_ir(raw_items: list, path: str) -> tuple[dict, list[Diagnostic]]:
     b = Builder(path)
     ir = b.build_file(raw_items)
     return ir, b.diags
+
+
+def group_steps(body: list) -> list:
+    """``step NAME`` lines (`step_label`) -> step statements holding what follows each, up to the
+    next one: the same IR as an indented ``step NAME:`` block."""
+    if not any(st.get("s") == "step_label" for st in body):
+        return body
+    out, current = [], None
+    for st in body:
+        if st.get("s") == "step_label":
+            current = {"s": "step", "name": st["name"], "title": st["title"], "body": [], "pos": st["pos"]}
+            out.append(current)
+        elif current is not None:
+            current["body"].append(st)
+        else:
+            out.append(st)
+    return out

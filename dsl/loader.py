@@ -372,8 +372,9 @@ def variant_base(head: dict, path: str, where: str | None = None,
                                  "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002",
-                                 "cannot find the base ruleset '%s'" % head["extends"])]
+        known = [os.path.basename(f)[:-len(".rules")].rsplit(".", 1)[-1] for f in _shipped_files()]
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
+                                 % (head["extends"], did_you_mean(head["extends"], sorted(set(known)))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
@@ -471,7 +472,9 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
         elif op in ("replace_step", "remove_step", "add_step"):
             key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
             if key is None:
-                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase" % ch["phase"])
+                phases = [k[1] for k in index if k[0] in ("phase", "setup", "final")]
+                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
+                    % (ch["phase"], did_you_mean(ch["phase"], phases)))
                 continue
             phase = dict(rs.decls[index[key]])
             steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
@@ -481,14 +484,15 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
                 if ch["step"] in steps:
                     err(ch["pos"], "phase '%s' already has a step '%s'; use 'replace step'" % (ch["phase"], ch["step"]))
                     continue
-                if ch["after"] is not None and ch["after"] not in steps:
-                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], ch["after"],
-                                                                      did_you_mean(ch["after"], steps)))
+                anchor = ch["after"] if ch["after"] is not None else ch.get("before")
+                if anchor is not None and anchor not in steps:
+                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], anchor,
+                                                                      did_you_mean(anchor, steps)))
                     continue
                 new = {"s": "step", "name": ch["step"], "title": None, "body": ch["body"], "pos": ch["pos"]}
                 body = list(phase["body"])
-                at = len(body) if ch["after"] is None else 1 + next(
-                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == ch["after"])
+                at = len(body) if anchor is None else (ch["after"] is not None) + next(
+                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == anchor)
                 body.insert(at, new)
                 phase["body"] = body
                 rs.decls[index[key]] = phase

@@ -122,7 +122,8 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
             out.append("- removes %s '%s' (%s)" % (ch["kind"], ch["name"], what))
         elif op in ("replace_step", "add_step", "remove_step"):
             verb = {"replace_step": "~ changes", "add_step": "+ adds", "remove_step": "- removes"}[op]
-            where = " after step '%s'" % ch["after"] if ch.get("after") else ""
+            where = " after step '%s'" % ch["after"] if ch.get("after") else (
+                " before step '%s'" % ch["before"] if ch.get("before") else "")
             out.append("%s step '%s' of %s%s" % (verb, ch["step"], ch["phase"], where) + (":" if "body" in ch else ""))
             old = index.get(("phase", ch["phase"])) or index.get((ch["phase"], ch["phase"]))
             was = None
