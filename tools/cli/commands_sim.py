@@ -183,7 +183,7 @@ def run_sim(args: argparse.Namespace) -> int:
     if plot_path:  # before the report, so that a late failure still leaves one JSON object on stdout
         from provost.tools.sim.plot import write_plot
         try:
-            write_plot(plot_path, reports)
+            write_plot(plot_path, reports, out.get("differences"))
         except OSError as e:
             raise cannot_write(plot_path, e) from None
 
