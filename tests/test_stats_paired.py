@@ -48,3 +48,11 @@ def test_sim_compare_is_paired(capsys):
     assert main(["sim", "caylus", "--games", "3", "--compare", "simplified_favor", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)["differences"]
     assert d["paired_seeds"] == 3 and d["by_seat"][0]["score"]["paired"]
+
+
+def test_the_compare_plot_draws_the_differences(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from provost.tools.cli import main
+    png = tmp_path / "cmp.png"
+    assert main(["sim", "caylus", "--games", "2", "--compare", "simplified_favor", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -27,11 +27,12 @@ def _differences(axes, cmp: dict) -> None:
     """The comparison's main result: each difference (compare - base) with its 95% interval."""
     ax_d, ax_r = axes
     panels = ((ax_d, [("seat %d %s" % (e["seat"], e["agent"]), e["score"]) for e in cmp["by_seat"]]
-               + [("all seats", cmp["score_all_seats"]), ("rounds", cmp["rounds"])], 1, "score (and rounds)"),
+               + [("all seats", cmp["score_all_seats"]), ("rounds", cmp["rounds"])], 1, "score (and rounds)",
+               "Score differences, 95%% CI (%s)"),
               (ax_r, [("seat %d %s" % (e["seat"], e["agent"]), e["win_rate"]) for e in cmp["by_seat"]], 100,
-               "win rate (percentage points)"))
-    how = "paired by seed, t interval" if cmp.get("paired_seeds") else "independent samples"
-    for ax, rows, scale, what in panels:
+               "win rate (percentage points)", "Win-rate differences (red: CI excludes 0)"))
+    how = "paired by seed, t" if cmp.get("paired_seeds") else "independent samples"
+    for ax, rows, scale, what, title in panels:
         rows = [(label, d) for label, d in rows if d.get("diff") is not None]
         ys = list(range(len(rows)))[::-1]
         for y, (label, d) in zip(ys, rows):
@@ -43,7 +44,7 @@ def _differences(axes, cmp: dict) -> None:
         ax.set_yticks(ys)
         ax.set_yticklabels([label for label, _ in rows])
         ax.set_xlabel("difference in %s" % what)
-        ax.set_title("Differences, 95%% CI (%s; red: excludes 0)" % how, fontsize="medium")
+        ax.set_title(title % how if "%s" in title else title, fontsize="medium")
         ax.grid(axis="x", alpha=0.3)
 
 

@@ -202,6 +202,9 @@ def compare(base: Aggregate, other: Aggregate) -> dict:
             "decisions": mean_difference(base.decisions, other.decisions)}
 
 
+RATE = (-1.0, 1.0)
+
+
 def _paired_compare(base: Aggregate, other: Aggregate, seeds: list) -> dict:
     b, o = [base.by_seed[s] for s in seeds], [other.by_seed[s] for s in seeds]
     deciding = min(base.deciding, other.deciding)
@@ -210,7 +213,7 @@ def _paired_compare(base: Aggregate, other: Aggregate, seeds: list) -> dict:
         return [int(seat in r[1]) for r in rows]
 
     seats = [{"seat": seat, "agent": base.labels[seat],
-              "win_rate": paired_difference(won(b, seat), won(o, seat)),
+              "win_rate": paired_difference(won(b, seat), won(o, seat), RATE),
               "score": paired_difference([r[0][seat] for r in b], [r[0][seat] for r in o])}
              for seat in range(deciding)]
     agents = []
@@ -220,7 +223,7 @@ def _paired_compare(base: Aggregate, other: Aggregate, seeds: list) -> dict:
             # per seed, the share of this agent's seats that won
             agents.append({"agent": agent, "win_rate": paired_difference(
                 [sum(seat in r[1] for seat in mine) / len(mine) for r in b],
-                [sum(seat in r[1] for seat in mine) / len(mine) for r in o])})
+                [sum(seat in r[1] for seat in mine) / len(mine) for r in o], RATE)})
     return {"games": [base.games, other.games], "paired_seeds": len(seeds), "by_seat": seats, "by_agent": agents,
             "score_all_seats": paired_difference([sum(r[0][:deciding]) / deciding for r in b],
                                                  [sum(r[0][:deciding]) / deciding for r in o]),

@@ -134,9 +134,10 @@ def rate_difference(s1: int, n1: int, s2: int, n2: int) -> dict:
             "significant": not (low <= 0 <= high)}
 
 
-def paired_difference(base: list, other: list) -> dict:
+def paired_difference(base: list, other: list, bounds: tuple | None = None) -> dict:
     """The change from ``base`` to ``other``, values paired by seed (same length, same order): the
-    mean of the per-seed differences with its t interval ("paired": true, "n" pairs)."""
+    mean of the per-seed differences with its t interval ("paired": true, "n" pairs), clipped to
+    ``bounds`` (a rate's change lies in -1..1)."""
     diffs, a, b = Moments(), Moments(), Moments()
     for x, y in zip(base, other):
         diffs.add(y - x)
@@ -146,5 +147,7 @@ def paired_difference(base: list, other: list) -> dict:
         return {"base": None, "compare": None, "diff": None, "ci95": None, "significant": False,
                 "paired": True, "n": 0}
     lo, hi = diffs.ci()
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
     return {"base": rnd(a.mean), "compare": rnd(b.mean), "diff": rnd(diffs.mean), "ci95": [rnd(lo), rnd(hi)],
             "significant": not (lo <= 0 <= hi) and diffs.n > 1, "paired": True, "n": diffs.n}
