@@ -12,7 +12,7 @@ A variant was written against its own base.  When a declaration it replaces was 
 by another variant of the composition, the two changes are merged attribute by attribute against
 that base (a three-way merge): an attribute only one side changed takes that side's value; the
 game's ``players`` take the counts both allow, its ``rounds`` both sides' added phases, its title
-and description both; any other attribute both changed differently is an error (L007) naming both
+both titles and its description the later variant's; any other attribute both changed differently is an error (L007) naming both
 files.  So ``three_players`` + ``kings_favor`` is the 3-player rules with a fifth phase, and
 ``kings_favor`` + ``express`` keeps the King's Favor's reserve of '2' brokers beside Express's nine
 brokers, without a file for each combination.
@@ -156,8 +156,8 @@ def merge_decl(ancestor: dict, current: dict, theirs: dict, their_title: str) ->
             merged[key] = _merge_rounds(a or [], c or [], t or [])
         elif current.get("kind") == "game" and key == "title":
             merged[key] = "%s, %s" % (c, their_title)
-        elif current.get("kind") == "game" and key == "description" and c and t:
-            merged[key] = "%s %s" % (c, t)
+        elif current.get("kind") == "game" and key == "description":
+            merged[key] = theirs.get(key)                # the later variant's words
         else:
             conflicts.append(key)
     merged["pos"] = theirs.get("pos", current.get("pos"))

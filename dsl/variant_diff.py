@@ -21,10 +21,10 @@ def line_diff(old: list[str], new: list[str], indent: str = "    ") -> list[str]
             out.append(indent + "  ...")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out.extend(indent + "  " + line.strip() for line in old[i1:i2])
+                out.extend(indent + "  " + line.rstrip() for line in old[i1:i2])
                 continue
-            out.extend(indent + "- " + line.strip() for line in old[i1:i2])
-            out.extend(indent + "+ " + line.strip() for line in new[j1:j2])
+            out.extend(indent + "- " + line.rstrip() for line in old[i1:i2])
+            out.extend(indent + "+ " + line.rstrip() for line in new[j1:j2])
     return out
 
 

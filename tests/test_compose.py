@@ -172,3 +172,13 @@ def test_g502_names_the_file_of_the_other_tile(tmp_path):
                     '    building extra "Extra" neutral:\n        at 1\n        work: nothing\n')
     g502 = [d for d in check_file(str(mine)) if d.code == "G502"]
     assert g502 and all("caylus.rules:" in d.message for d in g502), g502
+
+
+def test_two_files_for_one_player_count_is_an_error(tmp_path):
+    import shutil
+    shutil.copy(os.path.join(RULESETS, "caylus.rules"), tmp_path / "caylus.rules")
+    for name in ("a", "b"):
+        (tmp_path / ("caylus.%s.rules" % name)).write_text(
+            'variant %s "%s" extends caylus:\n    description "x"\n    for_players 2\n' % (name, name))
+    with pytest.raises(Exception, match="L008|both say they are the rules for 2"):
+        load_checked(str(tmp_path / "caylus.rules"), None, players=2)
