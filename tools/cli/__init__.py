@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--compare", metavar="VARIANT", help="also play VARIANT on the same seeds and report the differences")
+    p.add_argument("--compare", metavar="X", help="also play X (a variant of RULESET, a shipped game or any rule file) "
+                   "on the same seeds and report the differences, paired by seed")
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
@@ -152,9 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive_int, metavar="N", help="the rules for N players")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
-    p.add_argument("base", metavar="BASE", help=RULESET_HELP)
-    p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
+    p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what B changes in A")
+    p.add_argument("base", metavar="A", help=RULESET_HELP)
+    p.add_argument("variant", metavar="B", help="a variant name of A (or A+B), a shipped game, or any rule file")
     p.set_defaults(func=_dispatch("diff", "provost.tools.cli.commands_diff", "run_diff"))
 
     p = sub.add_parser("explain", parents=[common], help="say why an option was not legal at a point of a logged game")
@@ -296,7 +297,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     loader = _loader("export")
     load_ruleset = _attr(loader, "load_ruleset", "export")
     dump_ir = _attr(loader, "dump_ir", "export")
-    ir, diags = load_ruleset(args.ruleset, variant=args.variant, players=args.players)
+    more = {"players": args.players} if args.players is not None else {}
+    ir, diags = load_ruleset(args.ruleset, variant=args.variant, **more)
     _print_diagnostics(diags)
     if ir is None or any(d.severity == "error" for d in diags):
         return 1

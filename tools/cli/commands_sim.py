@@ -1,7 +1,7 @@
 """`provost sim` (DESIGN.md section 6): many seeded games, summarised for a designer.
 
     provost sim RULESET [--variant V] [--players N] --games G [--jobs J] [--seed S]
-                        [--agents a,b,...] [--format text|json] [--compare VARIANT]
+                        [--agents a,b,...] [--format text|json] [--compare X]
                         [--plot FILE.png] [--backend local|ray] [--address ADDR]
 
 Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
@@ -11,7 +11,7 @@ seat and by agent with Wilson 95% intervals, scores by seat, game length, buildi
 used, final resources, per-player zones at the end and option frequencies.
 
 ``--format json`` prints one JSON object.  Everything but its ``timing`` key is the same for
-the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare VARIANT`` the object is
+the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare X`` (a variant of RULESET, a shipped game or any rule file) the object is
 ``{"base": report, "compare": report, "differences": ..., "timing": ...}``.
 
 Jobs: ``--jobs 1`` plays in this process; ``--jobs J`` in J worker processes (the rules are
