@@ -175,13 +175,17 @@ class Prose:
             title = st.get("title") or self.name(st["name"])
             return [pad + "%s:" % title] + self.block(st["body"], depth + 1)
         if s == "choose":
-            out = [pad + ("the player chooses (%s):" % st["title"] if st.get("title") else "the player chooses:")]
+            out = [pad + ("the player chooses one (%s):" % st["title"] if st.get("title") else "the player chooses one:")]
             for o in st["options"]:
                 params = ", ".join("%s from %s" % (self.name(p["name"]), self.expr(p["in"])) for p in o["params"])
                 when = " if %s" % self.expr(o["when"]) if o.get("when") else ""
-                head = "'%s'%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
-                out.append(pad + "  " + head)
-                out.extend(self.block(o["body"], depth + 2))
+                head = "%s%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
+                body = self.block(o["body"], depth + 2)
+                if len(body) == 1:          # "pass: nothing happens", on one line
+                    out.append(pad + "  " + head + " " + body[0].strip())
+                else:
+                    out.append(pad + "  " + head)
+                    out.extend(body)
             return out
         if s in ("block", "entry"):
             return self.block(st["body"], depth)

@@ -138,7 +138,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("")
         w("### %d. %s" % (i, d.get("title") or prose.name(name)))
         w("")
-        out.extend(_bullets(prose.block(d["body"])))
+        out.extend(_bullets(prose.block(_unwrap(d["body"]))))
 
     spaces = by("space")
     if spaces:
@@ -239,6 +239,13 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         "; a draw goes to the player with the most " + prose.expr(game["tiebreak"]) if game.get("tiebreak")
         else "; tied players share the victory"))
     return "\n".join(out) + "\n"
+
+
+def _unwrap(body: list) -> list:
+    """A phase of one named step reads as its statements (the step's name is for variants)."""
+    if len(body) == 1 and body[0].get("s") == "step":
+        return body[0]["body"]
+    return body
 
 
 def _cell(text: str) -> str:
