@@ -217,6 +217,7 @@ def compose(ruleset: str, variant, players: int | None):
                             % (current["kind"], current.get("name"), os.path.basename(current_file),
                                os.path.basename(where), c) for c in conflicts]
 
+        out += _step_conflicts(rs, head, where, own_bases)
         problems = apply_variant(rs, head, where, merge=merge)
         out += problems
         rs.chain.append(where)
@@ -231,6 +232,24 @@ def compose(ruleset: str, variant, players: int | None):
                 return None, diags
     rs.variant = SEPARATOR.join(names) if names else None
     return rs, diags
+
+
+def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnostic]:
+    """A step this variant replaces or removes that another variant of the composition already
+    changed: the two cannot both hold (a step has no attributes to merge)."""
+    out = []
+    for ch in head.get("changes") or []:
+        if ch["op"] not in ("replace_step", "remove_step"):
+            continue
+        for key, origins in rs.step_files.items():
+            if key[1] != ch["phase"] or ch["step"] not in origins:
+                continue
+            origin = origins[ch["step"]]
+            if origin and not any(_same(origin, f) for f in own_bases):
+                out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
+                                      "step %s.%s: %s and %s both change it; they cannot be composed"
+                                      % (ch["phase"], ch["step"], os.path.basename(origin), os.path.basename(where))))
+    return out
 
 
 def _head_of_variant(path: str) -> dict:

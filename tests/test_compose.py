@@ -182,3 +182,11 @@ def test_two_files_for_one_player_count_is_an_error(tmp_path):
             'variant %s "%s" extends caylus:\n    description "x"\n    for_players 2\n' % (name, name))
     with pytest.raises(Exception, match="L008|both say they are the rules for 2"):
         load_checked(str(tmp_path / "caylus.rules"), None, players=2)
+
+
+def test_two_variants_changing_one_step_cannot_compose():
+    generous = os.path.join(RULESETS, "examples", "caylus.generous_king.rules")
+    with pytest.raises(Exception, match="step income.income: caylus.two_players.rules and "
+                                        "caylus.generous_king.rules both change it"):
+        load_checked("caylus", "two_players+" + generous)
+    assert load_checked("caylus", "simplified_favor+" + generous).variant == "simplified_favor+generous_king"
