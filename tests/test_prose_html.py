@@ -74,3 +74,32 @@ def test_the_html_rulebook_is_valid(ruleset, variant):
     doc = parser.parse(page)
     assert _content_model_errors(doc) == []
     assert page.startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("ruleset", ["caylus", "caylus1303", "ys"])
+def test_every_shipped_expression_keeps_its_grouping_in_english(ruleset):
+    from provost.dsl.loader import load_checked
+    from provost.dsl.prose import _PREC, _prec
+    rs = load_checked(ruleset)
+    prose = Prose(rs.decls)
+    checked = 0
+    stack = list(rs.decls)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+            continue
+        if not isinstance(x, dict):
+            continue
+        stack.extend(x.values())
+        if x.get("e") != "binop":
+            continue
+        words = prose.expr(x)
+        strength = _PREC.get(x["op"], 4)
+        for side, needed in ((x["left"], strength), (x["right"], strength + 1)):
+            inner = prose.expr(side)
+            assert inner in words                       # every operand is named
+            if _prec(side) < needed:
+                assert "(%s)" % inner in words          # and a looser one is grouped
+            checked += 1
+    assert checked > 50
