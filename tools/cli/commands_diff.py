@@ -8,6 +8,8 @@ otherwise the two resolved rulesets are compared declaration by declaration.
 """
 from __future__ import annotations
 
+import sys
+
 from provost.dsl.diagnostics import RulesError
 from provost.dsl.loader import _resolve, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
@@ -49,5 +51,7 @@ def run_diff(args) -> int:
             if base is not None and same_rules(base.decls, a.decls):
                 print("\n".join(describe(base.decls, head)))   # B is written on A: its own changes
                 return 0
+            print("provost: note: %s extends %s, not %s: comparing the two complete rulesets"
+                  % (other, head["extends"], args.base), file=sys.stderr)
     print("\n".join(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
     return 0
