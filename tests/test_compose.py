@@ -190,3 +190,10 @@ def test_two_variants_changing_one_step_cannot_compose():
                                         "caylus.generous_king.rules both change it"):
         load_checked("caylus", "two_players+" + generous)
     assert load_checked("caylus", "simplified_favor+" + generous).variant == "simplified_favor+generous_king"
+
+
+def test_diff_with_players_compares_the_rules_for_that_count(capsys):
+    assert main(["diff", "ys", "kings_favor", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ys (3 players) (ys) -> Ys (3 players), King's Favor (kings_favor):")
+    assert "removes space 'm_blue_1'" not in out          # both sides have the 3-player rules

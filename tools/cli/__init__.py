@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what B changes in A")
     p.add_argument("base", metavar="A", help=RULESET_HELP)
     p.add_argument("variant", metavar="B", help="a variant name of A (or A+B), a shipped game, or any rule file")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="both sides with their rules for N players")
     p.set_defaults(func=_dispatch("diff", "provost.tools.cli.commands_diff", "run_diff"))
 
     p = sub.add_parser("explain", parents=[common], help="say why an option was not legal at a point of a logged game")

@@ -20,7 +20,12 @@ def _errors(diags):
     return RulesError([d for d in diags if d.severity == "error"])
 
 
-def _resolved(ruleset: str):
+def _resolved(ruleset: str, players=None):
+    if players is not None:
+        rs, diags = load_composed(ruleset, None, players)
+        if rs is None:
+            raise _errors(diags)
+        return rs
     rs, diags = _resolve(resolve_path(ruleset))
     if rs is None:
         raise _errors(diags)
@@ -32,17 +37,18 @@ def _title(rs, named: str) -> str:
 
 
 def run_diff(args) -> int:
-    a = _resolved(args.base)
+    players = getattr(args, "players", None)
+    a = _resolved(args.base, players)
     other = args.variant
     if is_bare_name(other) and shipped_game(other) is None:
         # A variant of A by name (or several, joined with '+').
-        b, diags = load_composed(args.base, other, None)
+        b, diags = load_composed(args.base, other, players)
         if b is None:
             raise _errors(diags)
-        path = resolve_path(args.base, other) if "+" not in other else None
+        path = resolve_path(args.base, other) if "+" not in other and players is None else None
     else:
-        b = _resolved(other)
-        path = resolve_path(other)
+        b = _resolved(other, players)
+        path = resolve_path(other) if players is None else None
     if path is not None:
         ir, diags = parse_file(path)
         head = ir["decls"][0] if ir and ir["decls"] else None
