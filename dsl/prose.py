@@ -173,7 +173,7 @@ class Prose:
             return [pad + "once %s is empty:" % self.expr(st["until_vacant"])] + self.block(st["body"], depth + 1)
         if s == "step":
             title = st.get("title") or self.name(st["name"])
-            return [pad + "%s:" % title] + self.block(st["body"], depth + 1)
+            return [pad + "%s:" % (title[:1].upper() + title[1:])] + self.block(st["body"], depth + 1)
         if s == "choose":
             out = [pad + ("the player chooses one (%s):" % st["title"] if st.get("title") else "the player chooses one:")]
             for o in st["options"]:
@@ -290,6 +290,8 @@ class Prose:
 def _fill(template: str, args: list[str]) -> str:
     text = template.replace("{args}", ", ".join(args))
     for i, a in enumerate(args):
+        for article in ("a ", "every "):      # "a brokers" -> "a broker"
+            text = text.replace(article + "{%d}" % i, article + singular(a))
         text = text.replace("{%d}" % i, a)
     # Unused optional placeholders disappear with their parentheses.
     import re
