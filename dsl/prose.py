@@ -217,7 +217,7 @@ class Prose:
         return lines[0].strip().rstrip(":") + ": " + self.sentence(st.get("body") or [])
 
     def _choice(self, st) -> str:
-        head = "the player chooses" + (" (%s)" % st["title"] if st.get("title") else "")
+        head = "the player chooses one" + (" (%s)" % st["title"] if st.get("title") else "")
         options = st["options"]
         calls = [o["body"][0] if len(o["body"]) == 1 and o["body"][0]["s"] == "call" else None for o in options]
         # "gain 1 food" | "gain 1 cloth" -> "the acting player gains 1 food or 1 cloth"
@@ -233,7 +233,7 @@ class Prose:
             when = " (if %s)" % self.expr(o["when"]) if o.get("when") else ""
             label = self.name(o["name"]) + (" (%s)" % params if params else "") + when
             alternatives.append("%s: %s" % (label, self.sentence(o["body"])))
-        return head + " one: " + "; or ".join(alternatives)
+        return head + ": " + "; or ".join(alternatives)
 
     def call(self, st) -> str:
         args = [self.expr(a) for a in st["args"]]

@@ -8,6 +8,7 @@ game, and for a variant what differs from its base.
 from __future__ import annotations
 
 import html
+import re
 
 from .prose import Prose
 
@@ -59,7 +60,7 @@ def _short(prose: Prose, body) -> str:
     text = prose.sentence(body)
     for lead in ("the acting player gains ",):
         if text.startswith(lead) and ", then" not in text:
-            return text[len(lead):].replace(" (their choice)", ", their choice")
+            return text[len(lead):].replace(" (their choice)", ", your choice")
     return text
 
 
@@ -248,15 +249,44 @@ def _unwrap(body: list) -> list:
     return body
 
 
+_SUBJECT = re.compile(r"(^|: |; |, then |; or |; otherwise, |, )the acting player (may |(\w+?)(es|s)\b)")
+_ES = ("sses", "shes", "ches", "xes")
+
+
+def _imperative(text: str) -> str:
+    """'the acting player gains 1 food' -> 'Gain 1 food', as a rulebook speaks to its reader; 'the
+    acting player's worker' -> 'your worker'.  Only where the acting player starts a clause."""
+    def verb(m):
+        lead, whole, stem, ending = m.group(1), m.group(2), m.group(3), m.group(4)
+        if whole.startswith("may "):
+            word = "you may "
+        elif ending == "es" and not (stem + ending).endswith(_ES) and not stem.endswith(("o",)):
+            word = stem + "e"                   # "moves" -> "move", "takes" -> "take"
+        else:
+            word = stem                         # "gains" -> "gain", "passes" -> "pass"
+        return lead + (word[:1].upper() + word[1:] if not lead or lead == ": " else word)
+    text = _SUBJECT.sub(verb, text)
+    text = re.sub(r"(^|: |; |, then |; or )the player chooses( one)?",
+                  lambda m: m.group(1) + ("Choose" if not m.group(1) or m.group(1) == ": " else "choose") + " one",
+                  text)
+    for said, plain in _PLAIN:
+        text = text.replace(said, plain)
+    return text
+
+
+_PLAIN = (("the acting player's ", "your "), (" (their choice)", " (your choice)"),
+          (" (the option is legal only if they can)", " (only if you can)"))
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    return _imperative(text).replace("|", "\\|")
 
 
 def _bullets(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         depth = (len(line) - len(line.lstrip(" "))) // 2
-        out.append("  " * depth + "- " + line.strip())
+        out.append("  " * depth + "- " + _imperative(line.strip()))
     return out
 
 

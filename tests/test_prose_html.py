@@ -46,7 +46,7 @@ def test_the_favor_table_is_a_grid_and_a_choice_is_a_sentence():
     md = build("caylus", None, "md")
     assert "| | 1 | 2 | 3 | 4 | 5 |" in md
     assert "| **row deniers** | 3 deniers | 4 deniers | 5 deniers | 6 deniers | 7 deniers |" in md
-    assert "| Farm | - | 0 | the acting player gains 1 food or 1 cloth (their choice) |" in md
+    assert "| Farm | - | 0 | Gain 1 food or 1 cloth (your choice) |" in md
     assert ":;" not in md and "gains 1 deniers" not in md
 
 
