@@ -109,7 +109,7 @@ def register(ruleset: str = "caylus") -> str:
             params = dict(params or {})
             variant = params.get("variant") or None
             players = int(params.get("players", g0.s.humans))
-            self.rs = load_checked(ruleset, variant)
+            self.rs = load_checked(ruleset, variant, players)
             first = Game.new(self.rs, players=players, seed=0)
             self.players = first.s.humans
             self.catalogue = catalogue_for(self.rs, players=self.players)

@@ -56,7 +56,7 @@ class ProvostAECEnv(AECEnv):
             raise ValueError("unknown reward '%s' (known: %s)" % (reward, ", ".join(REWARD_KINDS)))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError("unknown render_mode '%s'" % render_mode)
-        self.rs = load_checked(ruleset, variant) if isinstance(ruleset, str) else ruleset
+        self.rs = load_checked(ruleset, variant, players) if isinstance(ruleset, str) else ruleset
         g0 = Game.new(self.rs, players=players, seed=0)
         self.players = g0.s.humans
         self.catalogue = catalogue_for(self.rs, players=self.players, games=catalogue_games)

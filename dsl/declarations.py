@@ -52,6 +52,7 @@ class Builder:
     def variant(self, item: dict) -> dict:
         changes = []
         description = None
+        for_players = None
         for it in item["items"]:
             change = it.get("change")
             if change is None and it.get("decl") == "description":
@@ -60,6 +61,13 @@ class Builder:
                     self.error(it["pos"], "D005", "'description' takes one string")
                 else:
                     description = words[0]["str"]
+                continue
+            if change is None and it.get("decl") == "for_players":
+                counts = [w.get("int") for w in it["words"]]
+                if not counts or it["body"] or not all(isinstance(n, int) and n >= 1 for n in counts):
+                    self.error(it["pos"], "D005", "'for_players' takes player counts: for_players 3 or for_players 2, 3")
+                else:
+                    for_players = counts
                 continue
             if change is None and "family" in it:
                 for raw in self.family(it, {}):
@@ -72,8 +80,11 @@ class Builder:
                 for d in self.decl(it["decl"]):
                     changes.append({"op": "replace", "decl": d, "pos": it["pos"]})
             elif change == "add_step":
-                changes.append({"op": "add_step", "phase": it["phase"], "step": it["step"], "after": it["after"],
-                                "body": it["body"], "pos": it["pos"]})
+                out = {"op": "add_step", "phase": it["phase"], "step": it["step"], "after": it["after"],
+                       "body": group_steps(it["body"]), "pos": it["pos"]}
+                if it.get("before"):
+                    out["before"] = it["before"]
+                changes.append(out)
             elif change == "replace_step":
                 changes.append({"op": "replace_step", "phase": it["phase"], "step": it["step"],
                                 "body": it["body"], "pos": it["pos"]})
@@ -86,6 +97,8 @@ class Builder:
                "description": description, "changes": changes, "pos": item["pos"]}
         if item.get("with"):
             out["with"] = list(item["with"])
+        if for_players:
+            out["for_players"] = for_players
         return out
 
     # ------------------------------------------------------------ families
@@ -494,12 +507,13 @@ class Builder:
         name, _, title, rest = self.head(raw)
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in a phase declaration")
-        return [{"kind": "phase", "name": name, "title": title, "body": raw["body"] or [], "pos": raw["pos"]}]
+        return [{"kind": "phase", "name": name, "title": title, "body": group_steps(raw["body"] or []),
+                 "pos": raw["pos"]}]
 
     def _unnamed_block(self, raw):
         if raw["words"]:
             self.error(raw["words"][0]["pos"], "D003", "'%s' takes no name" % raw["decl"])
-        return [{"kind": raw["decl"], "name": raw["decl"], "body": raw["body"] or [], "pos": raw["pos"]}]
+        return [{"kind": raw["decl"], "name": raw["decl"], "body": group_steps(raw["body"] or []), "pos": raw["pos"]}]
 
     k_setup = _unnamed_block
     k_final = _unnamed_block
@@ -560,3 +574,20 @@ def build_ir(raw_items: list, path: str) -> tuple[dict, list[Diagnostic]]:
     b = Builder(path)
     ir = b.build_file(raw_items)
     return ir, b.diags
+
+
+def group_steps(body: list) -> list:
+    """``step NAME`` lines (`step_label`) -> step statements holding what follows each, up to the
+    next one: the same IR as an indented ``step NAME:`` block."""
+    if not any(st.get("s") == "step_label" for st in body):
+        return body
+    out, current = [], None
+    for st in body:
+        if st.get("s") == "step_label":
+            current = {"s": "step", "name": st["name"], "title": st["title"], "body": [], "pos": st["pos"]}
+            out.append(current)
+        elif current is not None:
+            current["body"].append(st)
+        else:
+            out.append(st)
+    return out

@@ -43,6 +43,11 @@ class Ruleset:
     # The absolute path of the file loaded when the rules were named by a path, None when they
     # were named as a shipped ruleset: a saved game names the rules the same way to resume.
     source_path: str | None = None
+    # The player counts the game file itself is written for, and those a variant in the chain gives
+    # the rules for (`for_players`): any other count needs its rules loaded (`provost.dsl.compose`).
+    root_players: list | None = None
+    count_rules: list = field(default_factory=list)
+    _pos_files: dict | None = field(default=None, repr=False, compare=False)
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -50,11 +55,62 @@ class Ruleset:
     def game(self) -> dict:
         return next(d for d in self.decls if d["kind"] == "game")
 
+    def file_at(self, pos) -> str:
+        """The file a position taken from these rules is in: the variant's for a rule it wrote,
+        the base's for one it kept (also inside a phase whose steps come from several files)."""
+        if self._pos_files is None:
+            self._pos_files = _position_files(self)
+        if pos is not None:
+            found = self._pos_files.get(id(pos)) or self._pos_files.get(_pos_key(pos))
+            if found:
+                return found
+        return self.chain[-1] if self.chain else "<rules>"
+
     def file_of(self, decl: dict) -> str:
         for d, f in zip(self.decls, self.files):
             if d is decl:
                 return f
         return self.chain[-1] if self.chain else "<rules>"
+
+
+def _pos_key(pos):
+    return tuple(pos) if isinstance(pos, (list, tuple)) else None
+
+
+def _position_files(rs: Ruleset) -> dict:
+    """id(position) and the position itself -> the file it is in, for every node of the rules
+    (a position found in two files is left to the identity lookup)."""
+    by_id, by_value, twice = {}, {}, set()
+
+    def walk(node, path):
+        stack = [node]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                for k, v in x.items():
+                    if (k == "pos" or k.endswith("_pos")) and isinstance(v, list):
+                        by_id[id(v)] = path
+                        key = _pos_key(v)
+                        if by_value.get(key, path) != path:
+                            twice.add(key)
+                        by_value[key] = path
+                    elif isinstance(v, (dict, list)):
+                        stack.append(v)
+            elif isinstance(x, list):
+                stack.extend(x)
+
+    for d, path in zip(rs.decls, rs.files):
+        origins = rs.step_files.get(_decl_key(d)) or {}
+        walk({k: v for k, v in d.items() if k != "body"}, path)
+        for st in d.get("body") or [] if isinstance(d.get("body"), list) else []:
+            is_step = isinstance(st, dict) and st.get("s") == "step"
+            walk(st, origins.get(st.get("name"), path) if is_step else path)
+        if not isinstance(d.get("body"), list) and d.get("body") is not None:
+            walk(d["body"], path)
+    for key in twice:
+        by_value.pop(key, None)
+    by_id.update(by_value)
+    return by_id
 
 
 # ------------------------------------------------------------------ single files
@@ -134,8 +190,11 @@ def _head_of(path: str) -> dict | None:
 
 def _entry(head: dict, path: str) -> dict:
     """How `provost variants` describes a game or a variant file."""
-    return {"name": head["name"], "title": head.get("title") or head["name"],
-            "description": head.get("description") or "", "path": path}
+    entry = {"name": head["name"], "title": head.get("title") or head["name"],
+             "description": head.get("description") or "", "path": path}
+    if head.get("for_players"):
+        entry["for_players"] = list(head["for_players"])
+    return entry
 
 
 def list_shipped() -> list[dict]:
@@ -253,6 +312,8 @@ def resolve_path(ruleset: str, variant: str | None = None) -> str:
     head = _head_of(path)
     if head is None:
         raise _unreadable(path)
+    if head["kind"] == "variant" and head["name"] == variant:
+        return path                # the variant file itself, named with its own name (a saved game)
     if head["kind"] == "variant":
         raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "%s is variant '%s', not a game: name its "
                                      "base game to choose variant '%s'" % (ruleset, head["name"], variant)))
@@ -287,7 +348,9 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
                                          "or one 'variant'")]
     head = heads[0]
     if head["kind"] == "game":
-        rs = Ruleset(head["name"], None, list(ir["decls"]), [where] * len(ir["decls"]), [where])
+        files = ir.get("sources") if len(ir.get("sources") or []) == len(ir["decls"]) else [where] * len(ir["decls"])
+        rs = Ruleset(head["name"], None, list(ir["decls"]), list(files), [where])
+        rs.root_players = head.get("players")
         return rs, diags
     base, more = variant_base(head, path, where, seen)
     diags += more
@@ -297,6 +360,7 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     diags += more
     base.variant = head["name"]
     base.chain.append(where)
+    base.count_rules += head.get("for_players") or []
     return base, diags
 
 
@@ -311,8 +375,9 @@ def variant_base(head: dict, path: str, where: str | None = None,
                                  "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002",
-                                 "cannot find the base ruleset '%s'" % head["extends"])]
+        known = [os.path.basename(f)[:-len(".rules")].rsplit(".", 1)[-1] for f in _shipped_files()]
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
+                                 % (head["extends"], did_you_mean(head["extends"], sorted(set(known)))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
@@ -361,7 +426,10 @@ def _decl_key(d: dict) -> tuple[str, str]:
     return ("let" if kind == "let" else kind, d.get("name") or kind)
 
 
-def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
+def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Diagnostic]:
+    """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement)``,
+    when given (variants composed on the command line, `provost.dsl.compose`), returns the
+    declaration a ``replace`` puts in place and the conflicts that make it impossible."""
     diags = []
     index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
 
@@ -387,6 +455,10 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 same = [k[1] for k in index if k[0] == key[0]]
                 err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
                 continue
+            if merge is not None:
+                d, conflicts = merge(key, rs.decls[index[key]], rs.files[index[key]], d)
+                for c in conflicts:
+                    diags.append(Diagnostic(path, ch["pos"][0], ch["pos"][1], "error", "L007", c))
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
             rs.step_files.pop(key, None)
@@ -403,7 +475,9 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
         elif op in ("replace_step", "remove_step", "add_step"):
             key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
             if key is None:
-                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase" % ch["phase"])
+                phases = [k[1] for k in index if k[0] in ("phase", "setup", "final")]
+                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
+                    % (ch["phase"], did_you_mean(ch["phase"], phases)))
                 continue
             phase = dict(rs.decls[index[key]])
             steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
@@ -413,14 +487,15 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
                 if ch["step"] in steps:
                     err(ch["pos"], "phase '%s' already has a step '%s'; use 'replace step'" % (ch["phase"], ch["step"]))
                     continue
-                if ch["after"] is not None and ch["after"] not in steps:
-                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], ch["after"],
-                                                                      did_you_mean(ch["after"], steps)))
+                anchor = ch["after"] if ch["after"] is not None else ch.get("before")
+                if anchor is not None and anchor not in steps:
+                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], anchor,
+                                                                      did_you_mean(anchor, steps)))
                     continue
                 new = {"s": "step", "name": ch["step"], "title": None, "body": ch["body"], "pos": ch["pos"]}
                 body = list(phase["body"])
-                at = len(body) if ch["after"] is None else 1 + next(
-                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == ch["after"])
+                at = len(body) if anchor is None else (ch["after"] is not None) + next(
+                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == anchor)
                 body.insert(at, new)
                 phase["body"] = body
                 rs.decls[index[key]] = phase
@@ -481,9 +556,18 @@ def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
     return rs, diags
 
 
-def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None, list[Diagnostic]]:
+def load_ruleset(ruleset: str, variant: str | None = None,
+                 players: int | None = None) -> tuple[dict | None, list[Diagnostic]]:
     """For `provost export`: the IR of one file (a variant file exports as the overlay it is),
-    with the absolute path of the file its positions refer to as 'source' (`positions_file`)."""
+    with the absolute path of the file its positions refer to as 'source' (`positions_file`).
+    Composed variants or a player count export the resolved game, each declaration's file in
+    'sources'."""
+    from .compose import is_composed
+    if is_composed(variant, players):
+        rs, diags = load_composed(ruleset, variant, players)
+        if rs is None:
+            return None, diags
+        return {"provost_ir": 1, "decls": rs.decls, "sources": [os.path.abspath(f) for f in rs.files]}, diags
     path = resolve_path(ruleset, variant)
     ir, diags = parse_file(path)
     if ir is None or any(d.severity == "error" for d in diags):
@@ -497,15 +581,34 @@ def load_ruleset(ruleset: str, variant: str | None = None) -> tuple[dict | None,
     return exported, diags
 
 
-def load_checked(ruleset: str, variant: str | None = None) -> Ruleset:
-    """For the engine: a resolved, checked ruleset, or RulesError."""
-    path = resolve_path(ruleset, variant)
-    rs, diags = load(path)
+def load_checked(ruleset: str, variant: str | None = None, players: int | None = None) -> Ruleset:
+    """For the engine: a resolved, checked ruleset, or RulesError.  ``variant`` may name several
+    variants (``kings_favor+express``) and ``players`` picks the rules for that player count
+    (`provost.dsl.compose`)."""
+    from .compose import is_composed
+    if is_composed(variant, players):
+        rs, diags = load_composed(ruleset, variant, players)
+    else:
+        path = resolve_path(ruleset, variant)
+        rs, diags = load(path)
     if rs is None:
         raise RulesError([d for d in diags if d.severity == "error"])
     if shipped_game(ruleset) is not None:
         rs.source_path = None      # named as shipped: found again by name wherever provost is installed
     return rs
+
+
+def load_composed(ruleset: str, variant, players: int | None) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """A base with its player-count rules and several variants (`provost.dsl.compose`), checked."""
+    from .compose import compose
+    rs, diags = compose(ruleset, variant, players)
+    if rs is None:
+        return None, diags
+    rs.source_path = os.path.abspath(resolve_path(ruleset))
+    diags = _finish(rs, diags)
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+    return rs, diags
 
 
 def check_file(path: str) -> list[Diagnostic]:

@@ -130,6 +130,14 @@ EVENTS = {
     "worker_placed": ("player", "target"),
     "tile_built": ("player", "target"),
     "piece_placed": ("player", "target"),
+    # The game's flow: `target` is the round's number, the phase's or the step's name; `player` is
+    # none (a trigger acts through `each player ...` or `as ...`).
+    "round_start": ("player", "target"),
+    "round_end": ("player", "target"),
+    "phase_start": ("player", "target"),
+    "phase_end": ("player", "target"),
+    "step_start": ("player", "target"),
+    "step_end": ("player", "target"),
 }
 
 # Tile and space attributes readable as `t.NAME`.

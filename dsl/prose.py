@@ -14,6 +14,33 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             "+": "+", "-": "-", "*": "×", "//": "divided by (rounded down)", "%": "modulo"}
 
 
+# Binding strength, as in the grammar: an operand that binds more loosely than its operator is
+# written in parentheses, so the words keep the grouping ("f() × (5 if m, otherwise 3)").
+_PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+         "+": 5, "-": 5, "*": 6, "//": 6, "%": 6}
+
+
+def _prec(e) -> int:
+    k = e.get("e") if isinstance(e, dict) else None
+    if k == "if":
+        return 0
+    if k == "comp":
+        return 0
+    if k == "binop":
+        return _PREC.get(e["op"], 4)
+    if k == "not":
+        return 3
+    return 9
+
+
+def singular(title: str) -> str:
+    """'prestige points' -> 'prestige point', for an amount of 1."""
+    head, _, last = title.rpartition(" ")
+    if last.endswith("s") and not last.endswith("ss") and len(last) > 2:
+        last = last[:-1]
+    return (head + " " + last) if head else last
+
+
 class Prose:
     def __init__(self, decls: list[dict] | None = None):
         self.titles = {}
@@ -45,15 +72,23 @@ class Prose:
         if k == "name":
             return self.name(e["id"])
         if k == "amount":
-            return "%s %s" % (self.expr(e["n"]), self.name(e["what"]))
+            what = self.name(e["what"])
+            n = e["n"]
+            if isinstance(n, dict) and n.get("e") == "int" and n.get("v") == 1:
+                what = singular(what)
+            return "%s %s" % (self.operand(n, 6), what)
         if k == "binop":
-            return "%s %s %s" % (self.expr(e["left"]), _COMPARE.get(e["op"], e["op"]), self.expr(e["right"]))
+            p = _PREC.get(e["op"], 4)
+            # left-associative: an equal-strength right operand needs parentheses (a - (b - c))
+            return "%s %s %s" % (self.operand(e["left"], p), _COMPARE.get(e["op"], e["op"]),
+                                 self.operand(e["right"], p + 1))
         if k == "not":
             return "not (%s)" % self.expr(e["x"])
         if k == "neg":
-            return "-%s" % self.expr(e["x"])
+            return "-%s" % self.operand(e["x"], 7)
         if k == "if":
-            return "%s if %s, otherwise %s" % (self.expr(e["then"]), self.expr(e["cond"]), self.expr(e["else"]))
+            return "%s if %s, otherwise %s" % (self.operand(e["then"], 1), self.operand(e["cond"], 1),
+                                               self.operand(e["else"], 1))
         if k == "range":
             return "%s to %s" % (self.expr(e["lo"]), self.expr(e["hi"]))
         if k == "list":
@@ -65,14 +100,14 @@ class Prose:
             cond = " where %s" % self.expr(e["cond"]) if e.get("cond") else ""
             return "%s for each %s in %s%s" % (self.expr(e["item"]), self.name(e["var"]), self.expr(e["iter"]), cond)
         if k == "attr":
-            return "the %s of %s" % (e["name"].replace("_", " "), self.expr(e["x"]))
+            return "the %s of %s" % (e["name"].replace("_", " "), self.operand(e["x"], 8))
         if k == "index":
             key = e["key"]
             if key["e"] == "int":       # a position in a list: "item 1 of h", counting from 1
                 return "item %d of %s" % (key["v"] + 1, self.expr(e["x"]))
-            return "%s for %s" % (self.expr(e["x"]), self.expr(key))
+            return "%s for %s" % (self.operand(e["x"], 8), self.operand(key, 8))
         if k == "of":
-            return "%s of %s" % (self.expr(e["x"]), self.expr(e["player"]))
+            return "%s of %s" % (self.operand(e["x"], 8), self.operand(e["player"], 8))
         if k == "call":
             sig = FUNCTIONS.get(e["fn"])
             args = [self.expr(a) for a in e["args"]]
@@ -80,6 +115,11 @@ class Prose:
                 return _fill(sig.says, args)
             return "%s(%s)" % (self.name(e["fn"]), ", ".join(args))
         return "?"
+
+    def operand(self, e, strength: int) -> str:
+        """``e`` as an operand of an operator of that strength: in parentheses when it binds looser."""
+        text = self.expr(e)
+        return "(%s)" % text if _prec(e) < strength else text
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, depth: int = 0) -> list[str]:
@@ -133,19 +173,67 @@ class Prose:
             return [pad + "once %s is empty:" % self.expr(st["until_vacant"])] + self.block(st["body"], depth + 1)
         if s == "step":
             title = st.get("title") or self.name(st["name"])
-            return [pad + "%s:" % title] + self.block(st["body"], depth + 1)
+            return [pad + "%s:" % (title[:1].upper() + title[1:])] + self.block(st["body"], depth + 1)
         if s == "choose":
-            out = [pad + ("the player chooses (%s):" % st["title"] if st.get("title") else "the player chooses:")]
+            out = [pad + ("the player chooses one (%s):" % st["title"] if st.get("title") else "the player chooses one:")]
             for o in st["options"]:
                 params = ", ".join("%s from %s" % (self.name(p["name"]), self.expr(p["in"])) for p in o["params"])
                 when = " if %s" % self.expr(o["when"]) if o.get("when") else ""
-                head = "'%s'%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
-                out.append(pad + "  " + head)
-                out.extend(self.block(o["body"], depth + 2))
+                head = "%s%s%s:" % (self.name(o["name"]), " (%s)" % params if params else "", when)
+                body = self.block(o["body"], depth + 2)
+                if len(body) == 1:          # "pass: nothing happens", on one line
+                    out.append(pad + "  " + head + " " + body[0].strip())
+                else:
+                    out.append(pad + "  " + head)
+                    out.extend(body)
             return out
         if s in ("block", "entry"):
             return self.block(st["body"], depth)
         return [pad + "?"]
+
+    # ------------------------------------------------------------ one sentence (table cells)
+    def sentence(self, stmts) -> str:
+        """A block as one sentence, for a table cell: "if ..., ...; otherwise, ...", "the player
+        chooses: gains 1 food or 1 cloth" rather than a list flattened with semicolons."""
+        parts = [self._sentence(st) for st in stmts or []]
+        return ", then ".join(p for p in parts if p)
+
+    def _sentence(self, st) -> str:
+        s = st["s"]
+        if s in ("block", "entry", "step"):
+            return self.sentence(st["body"])
+        if s == "if":
+            out = []
+            for i, (cond, body) in enumerate(st["branches"]):
+                out.append(("if " if i == 0 else "otherwise, if ") + self.expr(cond) + ", " + self.sentence(body))
+            if st.get("else"):
+                out.append("otherwise, " + self.sentence(st["else"]))
+            return "; ".join(out)
+        if s == "choose":
+            return self._choice(st)
+        lines = self.stmt(st)
+        if len(lines) == 1:
+            return lines[0].strip()
+        return lines[0].strip().rstrip(":") + ": " + self.sentence(st.get("body") or [])
+
+    def _choice(self, st) -> str:
+        head = "the player chooses one" + (" (%s)" % st["title"] if st.get("title") else "")
+        options = st["options"]
+        calls = [o["body"][0] if len(o["body"]) == 1 and o["body"][0]["s"] == "call" else None for o in options]
+        # "gain 1 food" | "gain 1 cloth" -> "the acting player gains 1 food or 1 cloth"
+        if not any(o["params"] or o.get("when") for o in options) and all(calls) \
+                and len({c["name"] for c in calls}) == 1 and not any(c.get("kw") for c in calls):
+            sig = EFFECTS.get(calls[0]["name"])
+            if sig is not None and sig.says and "{args}" in sig.says:
+                alternatives = [", ".join(self.expr(a) for a in c["args"]) for c in calls]
+                return _fill(sig.says, [" or ".join(alternatives)]) + " (their choice)"
+        alternatives = []
+        for o in options:
+            params = ", ".join("%s from %s" % (self.name(p["name"]), self.expr(p["in"])) for p in o["params"])
+            when = " (if %s)" % self.expr(o["when"]) if o.get("when") else ""
+            label = self.name(o["name"]) + (" (%s)" % params if params else "") + when
+            alternatives.append("%s: %s" % (label, self.sentence(o["body"])))
+        return head + ": " + "; or ".join(alternatives)
 
     def call(self, st) -> str:
         args = [self.expr(a) for a in st["args"]]
@@ -210,6 +298,8 @@ class Prose:
 def _fill(template: str, args: list[str]) -> str:
     text = template.replace("{args}", ", ".join(args))
     for i, a in enumerate(args):
+        for article in ("a ", "every "):      # "a brokers" -> "a broker"
+            text = text.replace(article + "{%d}" % i, article + singular(a))
         text = text.replace("{%d}" % i, a)
     # Unused optional placeholders disappear with their parentheses.
     import re

@@ -25,8 +25,43 @@ def _table_rows(prose: Prose, entries, prefix=()) -> list[tuple[str, str]]:
         if "entries" in e:
             rows.extend(_table_rows(prose, e["entries"], path))
         else:
-            rows.append((" / ".join(path), "; ".join(line.strip() for line in prose.block(e["body"]))))
+            rows.append((" / ".join(path), prose.sentence(e["body"])))
     return rows
+
+
+def _key(prose: Prose, e) -> str:
+    if "key" in e:
+        return prose.name(str(e["key"]))
+    return str(e["from"]) if e["to"] == e["from"] else ("%s or more" % e["from"] if e["to"] is None
+                                                        else "%s to %s" % (e["from"], e["to"]))
+
+
+def _grid(prose: Prose, entries) -> list[str] | None:
+    """A table of rows of entries (Caylus's favor table: a row per track, a column per level) as a
+    grid, shaped as on the board; None when the table is not two levels deep."""
+    if not entries or not all("entries" in e and all("body" in x for x in e["entries"]) for e in entries):
+        return None
+    columns = []
+    for e in entries:
+        for x in e["entries"]:
+            if _key(prose, x) not in columns:
+                columns.append(_key(prose, x))
+    if any([_key(prose, x) for x in e["entries"]] != columns for e in entries):
+        return None                       # rows with different columns read better as a list
+    out = ["| | %s |" % " | ".join(columns), "|---|" + "---|" * len(columns)]
+    for e in entries:
+        cells = {_key(prose, x): _short(prose, x["body"]) for x in e["entries"]}
+        out.append("| **%s** | %s |" % (_key(prose, e), " | ".join(_cell(cells.get(c, "-")) for c in columns)))
+    return out
+
+
+def _short(prose: Prose, body) -> str:
+    """A grid cell: what the entry gives, without 'the acting player gains' when that is all it does."""
+    text = prose.sentence(body)
+    for lead in ("the acting player gains ",):
+        if text.startswith(lead) and ", then" not in text:
+            return text[len(lead):].replace(" (their choice)", ", your choice")
+    return text
 
 
 def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None = None) -> str:
@@ -48,12 +83,15 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("A neutral player, played by the rules, joins them.")
 
     if variant_head is not None and base_decls is not None:
-        from .variant_diff import describe
+        from .variant_diff import compare, describe
         w("")
         w("## What this variant changes")
         w("")
         w("```")
-        out.extend(describe(base_decls, variant_head))
+        if "composed" in variant_head:   # variants composed on the command line: the resolved rules compared
+            out.extend(compare("the base game", base_decls, variant_head["composed"], decls)[2:])
+        else:
+            out.extend(describe(base_decls, variant_head))
         w("```")
 
     w("")
@@ -101,7 +139,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("")
         w("### %d. %s" % (i, d.get("title") or prose.name(name)))
         w("")
-        out.extend(_bullets(prose.block(d["body"])))
+        out.extend(_bullets(prose.block(_unwrap(d["body"]))))
 
     spaces = by("space")
     if spaces:
@@ -116,7 +154,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
                 places += ", %s per player" % d["per_player"]
             if not d.get("placeable", True):
                 places += " (no workers placed here)"
-            effect = "; ".join(line.strip() for line in prose.block(d.get("work"))) or "-"
+            effect = prose.sentence(d.get("work")) or "-"
             w("| %s | %s | %s |" % (d.get("title") or d["name"], places, _cell(effect)))
 
     buildings = by("building")
@@ -141,7 +179,7 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
                 for key, label in (("work", ""), ("owner", "owner, when another player uses it: "),
                                    ("on_build", "when built: ")):
                     if b.get(key):
-                        parts.append(label + "; ".join(line.strip() for line in prose.block(b[key])))
+                        parts.append(label + prose.sentence(b[key]))
                 if b.get("income"):
                     parts.append("income %s" % b["income"])
                 count = "" if b.get("count", 1) in (1, None) else (" (x%s)" % b["count"] if b["count"] != "unlimited"
@@ -154,6 +192,10 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("")
         w("## Table: %s" % (t.get("title") or prose.name(t["name"])))
         w("")
+        grid = _grid(prose, t["entries"])
+        if grid is not None:
+            out.extend(grid)
+            continue
         w("| entry | effect |")
         w("|---|---|")
         for key, effect in _table_rows(prose, t["entries"]):
@@ -207,15 +249,51 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
     return "\n".join(out) + "\n"
 
 
+def _unwrap(body: list) -> list:
+    """A phase of one named step reads as its statements (the step's name is for variants)."""
+    if len(body) == 1 and body[0].get("s") == "step":
+        return body[0]["body"]
+    return body
+
+
+_SUBJECT = re.compile(r"(^|: |; |, then |; or |; otherwise, |, )the acting player (may |(\w+?)(es|s)\b)")
+_ES = ("sses", "shes", "ches", "xes")
+
+
+def _imperative(text: str) -> str:
+    """'the acting player gains 1 food' -> 'Gain 1 food', as a rulebook speaks to its reader; 'the
+    acting player's worker' -> 'your worker'.  Only where the acting player starts a clause."""
+    def verb(m):
+        lead, whole, stem, ending = m.group(1), m.group(2), m.group(3), m.group(4)
+        if whole.startswith("may "):
+            word = "you may "
+        elif ending == "es" and not (stem + ending).endswith(_ES) and not stem.endswith(("o",)):
+            word = stem + "e"                   # "moves" -> "move", "takes" -> "take"
+        else:
+            word = stem                         # "gains" -> "gain", "passes" -> "pass"
+        return lead + (word[:1].upper() + word[1:] if not lead or lead == ": " else word)
+    text = _SUBJECT.sub(verb, text)
+    text = re.sub(r"(^|: |; |, then |; or )the player chooses( one)?",
+                  lambda m: m.group(1) + ("Choose" if not m.group(1) or m.group(1) == ": " else "choose") + " one",
+                  text)
+    for said, plain in _PLAIN:
+        text = text.replace(said, plain)
+    return text
+
+
+_PLAIN = (("the acting player's ", "your "), (" (their choice)", " (your choice)"),
+          (" (the option is legal only if they can)", " (only if you can)"))
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    return _imperative(text).replace("|", "\\|")
 
 
 def _bullets(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         depth = (len(line) - len(line.lstrip(" "))) // 2
-        out.append("  " * depth + "- " + line.strip())
+        out.append("  " * depth + "- " + _imperative(line.strip()))
     return out
 
 
@@ -225,86 +303,29 @@ body{font-family:Georgia,serif;max-width:60em;margin:2em auto;padding:0 1em;line
 h1{border-bottom:2px solid #8a6d3b}h2{color:#5a3d1b;border-bottom:1px solid #ddd;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;
 vertical-align:top;text-align:left}th{background:#f4ecd8}nav{background:#faf7ef;padding:.5em 1em;border:1px solid #e5dcc3}
-pre{background:#f7f7f7;padding:.8em;overflow-x:auto}ul{margin:.2em 0}
+pre{background:#f7f7f7;padding:.8em;overflow-x:auto}ul{margin:.2em 0}nav li.l3{margin-left:1.5em}
 """
 
 
 def to_html(md: str, title: str) -> str:
-    """A small Markdown-to-HTML conversion for what ``markdown`` writes, with a table of contents."""
-    lines = md.splitlines()
-    body: list[str] = []
+    """The Markdown rendered by markdown-it-py (CommonMark with tables), headings given anchors,
+    a table of contents after the title, in one self-contained page."""
+    from markdown_it import MarkdownIt
+
+    mdit = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = mdit.parse(md)
     toc: list[tuple[int, str, str]] = []
-    i = 0
-    list_depth = -1
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith("```"):
-            i += 1
-            block = []
-            while i < len(lines) and not lines[i].startswith("```"):
-                block.append(html.escape(lines[i]))
-                i += 1
-            body.append("<pre>%s</pre>" % "\n".join(block))
-            i += 1
-            continue
-        m = re.match(r"^(#{1,3}) (.*)$", line)
-        if m:
-            list_depth = _close_lists(body, list_depth, -1)
-            level, text = len(m.group(1)), m.group(2)
+    for k, tok in enumerate(tokens):
+        if tok.type == "heading_open":
             anchor = "s%d" % len(toc)
-            toc.append((level, anchor, text))
-            body.append('<h%d id="%s">%s</h%d>' % (level, anchor, _inline(text), level))
-        elif line.startswith("|"):
-            list_depth = _close_lists(body, list_depth, -1)
-            rows = []
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append(lines[i])
-                i += 1
-            body.append(_table(rows))
-            continue
-        elif re.match(r"^\s*- ", line):
-            depth = (len(line) - len(line.lstrip(" "))) // 2
-            list_depth = _close_lists(body, list_depth, depth)
-            while list_depth < depth:
-                body.append("<ul>")
-                list_depth += 1
-            body.append("<li>%s</li>" % _inline(line.strip()[2:]))
-        elif line.strip():
-            list_depth = _close_lists(body, list_depth, -1)
-            body.append("<p>%s</p>" % _inline(line))
-        else:
-            list_depth = _close_lists(body, list_depth, -1)
-        i += 1
-    _close_lists(body, list_depth, -1)
-    nav = ["<nav><strong>Contents</strong><ul>"]
+            tok.attrSet("id", anchor)
+            toc.append((int(tok.tag[1]), anchor, tokens[k + 1].content))
+    body = mdit.renderer.render(tokens, mdit.options, {})
+    nav = ['<nav><strong>Contents</strong>\n<ul>']
     for level, anchor, text in toc:
         if level >= 2:
-            nav.append('<li style="margin-left:%dem"><a href="#%s">%s</a></li>' % ((level - 2) * 1.5, anchor, _inline(text)))
+            nav.append('<li class="l%d"><a href="#%s">%s</a></li>' % (level, anchor, html.escape(text)))
     nav.append("</ul></nav>")
-    head = body[:1] if body and body[0].startswith("<h1") else []
-    rest = body[len(head):]
+    head, _, rest = body.partition("\n") if body.startswith("<h1") else ("", "", body)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style>"
-            "</head><body>\n%s\n%s\n%s\n</body></html>\n" % (html.escape(title), _CSS, "\n".join(head),
-                                                              "\n".join(nav), "\n".join(rest)))
-
-
-def _close_lists(body, depth, target):
-    while depth > target:
-        body.append("</ul>")
-        depth -= 1
-    return depth
-
-
-def _inline(text: str) -> str:
-    t = html.escape(text)
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
-
-
-def _table(rows: list[str]) -> str:
-    cells = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", r.strip())[1:-1]] for r in rows]
-    head, rest = cells[0], [r for r in cells[2:]]
-    out = ["<table><tr>%s</tr>" % "".join("<th>%s</th>" % _inline(c) for c in head)]
-    for r in rest:
-        out.append("<tr>%s</tr>" % "".join("<td>%s</td>" % _inline(c) for c in r))
-    out.append("</table>")
-    return "".join(out)
+            "</head><body>\n%s\n%s\n%s</body></html>\n" % (html.escape(title), _CSS, head, "\n".join(nav), rest))

@@ -106,6 +106,11 @@ class ToIR(Transformer_NonRecursive):
         return {"change": "add_step", "phase": str(phase), "step": str(step),
                 "after": str(after) if after is not None else None, "body": body, "pos": pos_of(meta)}
 
+    def add_step_before(self, meta, children):
+        phase, step, before, body = children
+        return {"change": "add_step", "phase": str(phase), "step": str(step), "after": None,
+                "before": str(before), "body": body, "pos": pos_of(meta)}
+
     def remove_decl(self, meta, children):
         kind, name, sub = children
         out = {"change": "remove", "kind": str(kind), "name": str(name), "pos": pos_of(meta)}
@@ -223,6 +228,11 @@ class ToIR(Transformer_NonRecursive):
         name, title, body = children
         return {"s": "step", "name": str(name), "title": _string_value(title) if title is not None else None,
                 "body": body, "pos": pos_of(meta)}
+
+    def step_label(self, meta, children):
+        name, title = children
+        return {"s": "step_label", "name": str(name), "title": _string_value(title) if title is not None else None,
+                "pos": pos_of(meta)}
 
     def choose_stmt(self, meta, children):
         title = None

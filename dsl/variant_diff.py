@@ -2,8 +2,93 @@
 "What this variant changes")."""
 from __future__ import annotations
 
+import difflib
+import json
+
 from .loader import _decl_key
 from .prose import Prose
+
+CONTEXT = 1
+"""Unchanged lines shown around each changed line of a rule."""
+
+
+def line_diff(old: list[str], new: list[str], indent: str = "    ") -> list[str]:
+    """``old`` -> ``new`` line by line: '-' a line that went, '+' one that came, a few unchanged
+    lines around them and '...' for the unchanged runs left out."""
+    out = []
+    for group in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_grouped_opcodes(CONTEXT):
+        if out:
+            out.append(indent + "  ...")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out.extend(indent + "  " + line.rstrip() for line in old[i1:i2])
+                continue
+            out.extend(indent + "- " + line.rstrip() for line in old[i1:i2])
+            out.extend(indent + "+ " + line.rstrip() for line in new[j1:j2])
+    return out
+
+
+def _strip(v):
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
+    if isinstance(v, list):
+        return [_strip(x) for x in v]
+    return v
+
+
+def same_rules(a: list[dict], b: list[dict]) -> bool:
+    """Whether two lists of declarations say the same, wherever their lines are."""
+    return _strip(a) == _strip(b)
+
+
+def _value(v) -> str:
+    if isinstance(v, list) and all(not isinstance(x, (dict, list)) for x in v):
+        return ", ".join(map(str, v)) or "none"
+    if v is None or v == []:
+        return "none"
+    text = v if isinstance(v, str) else json.dumps(_strip(v), separators=(",", ":"))
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def rule_diff(prose: Prose, old: dict, new: dict) -> list[str]:
+    """A changed rule line by line in words; when the words are the same (a detail the prose leaves
+    out, such as a piece's reserve), attribute by attribute."""
+    lines = line_diff(prose.decl(old), prose.decl(new))
+    if lines:
+        return lines
+    a, b = _strip(old), _strip(new)
+    return ["    %s: %s -> %s" % (k, _value(a.get(k)), _value(b.get(k)))
+            for k in dict.fromkeys(list(a) + list(b)) if a.get(k) != b.get(k)]
+
+
+def _what(d: dict) -> str:
+    return "%s '%s'" % (d["kind"], d.get("name") or d["kind"])
+
+
+def compare(a_title: str, a_decls: list[dict], b_title: str, b_decls: list[dict]) -> list[str]:
+    """Any two rulesets, rule by rule: what B adds, removes and changes, a changed rule line by line."""
+    prose = Prose(a_decls + b_decls)
+    a_index = {_decl_key(d): d for d in a_decls}
+    b_index = {_decl_key(d): d for d in b_decls}
+    out = ["%s -> %s:" % (a_title, b_title)]
+    changed = added = removed = 0
+    for key, d in b_index.items():
+        old = a_index.get(key)
+        if old is None:
+            added += 1
+            out += ["", "+ adds %s:" % _what(d)] + ["    " + line for line in prose.decl(d)]
+        elif not same_rules([old], [d]):
+            changed += 1
+            out += ["", "~ changes %s:" % _what(d)] + rule_diff(prose, old, d)
+    for key, d in a_index.items():
+        if key not in b_index:
+            removed += 1
+            out += ["", "- removes %s (%s)" % (_what(d), prose.decl(d)[0].strip())]
+    if not (changed or added or removed):
+        out.append("  the two rulesets have the same rules")
+    else:
+        out += ["", "%d rule%s changed, %d added, %d removed" % (changed, "" if changed == 1 else "s", added, removed)]
+    return out
 
 
 def describe(base_decls: list[dict], variant: dict) -> list[str]:
@@ -28,25 +113,24 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
             old = index.get(_decl_key(d))
             out.append("~ changes %s '%s':" % (d["kind"], d.get("name") or d["kind"]))
             if old is not None:
-                out.append("    was:")
-                out.extend("      " + line for line in prose.decl(old))
-            out.append("    now:")
-            out.extend("      " + line for line in prose.decl(d))
+                out.extend(rule_diff(prose, old, d))
+            else:
+                out.extend("    " + line for line in prose.decl(d))
         elif op == "remove":
             old = index.get((ch["kind"], ch["name"]))
             what = prose.decl(old)[0] if old is not None else ch["name"]
             out.append("- removes %s '%s' (%s)" % (ch["kind"], ch["name"], what))
         elif op in ("replace_step", "add_step", "remove_step"):
             verb = {"replace_step": "~ changes", "add_step": "+ adds", "remove_step": "- removes"}[op]
-            where = " after step '%s'" % ch["after"] if ch.get("after") else ""
+            where = " after step '%s'" % ch["after"] if ch.get("after") else (
+                " before step '%s'" % ch["before"] if ch.get("before") else "")
             out.append("%s step '%s' of %s%s" % (verb, ch["step"], ch["phase"], where) + (":" if "body" in ch else ""))
             old = index.get(("phase", ch["phase"])) or index.get((ch["phase"], ch["phase"]))
+            was = None
             if op == "replace_step" and old is not None:
                 was = next((st for st in old["body"] if st["s"] == "step" and st["name"] == ch["step"]), None)
-                if was is not None:
-                    out.append("    was:")
-                    out.extend("      " + line for line in prose.block(was["body"]))
-                out.append("    now:")
-            if "body" in ch:
-                out.extend("      " + line for line in prose.block(ch["body"]))
+            if was is not None:
+                out.extend(line_diff(prose.block(was["body"]), prose.block(ch["body"])))
+            elif "body" in ch:
+                out.extend("    " + line for line in prose.block(ch["body"]))
     return out

@@ -105,7 +105,7 @@ class EffectCompiler:
         return self.p.add(N.Break(), st["pos"])
 
     def s_step(self, st, scope):
-        return self.block(st["body"], scope)
+        return self.p.with_events(self.block(st["body"], scope), "step", st["name"], st["pos"])
 
     def s_block(self, st, scope):
         raise RuleRuntimeError("'%s:' is not a statement here" % st["label"], st["pos"])

@@ -54,9 +54,14 @@ class IllegalOption(ValueError):
 def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
     lo, hi = rs.game().get("players") or [1, 8]
-    if lo <= players <= hi:
-        return None
     title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    if lo <= players <= hi:
+        root = rs.root_players
+        if root and not root[0] <= players <= root[1] and players not in rs.count_rules:
+            # A variant allows the count, but the game's rules for it were not loaded with it.
+            return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
+                % (title, players, players, players)
+        return None
     allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
     return "%s is for %s, not %d" % (title, allowed, players)
 
@@ -82,7 +87,7 @@ class Game:
     @classmethod
     def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
         if isinstance(rs, str):
-            rs = load_checked(rs, variant)
+            rs = load_checked(rs, variant, players)
         prog = program_for(rs)
         lo, hi = prog.game["players"] or [1, 8]
         if players is None:
@@ -186,8 +191,10 @@ class Game:
                         "the rules ran %d steps without asking anyone to decide: a loop or a chain of "
                         "calls that does not end?" % MAX_STEPS, getattr(node, "pos", None))
         except RuleRuntimeError as e:
-            pos = e.pos or getattr(self.prog.nodes[stack[-1][0]] if stack else None, "pos", None) or [1, 1]
-            raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
+            top = stack[-1][0] if stack else None
+            pos = e.pos or getattr(self.prog.nodes[top] if top is not None else None, "pos", None) or [1, 1]
+            where = self.rs.file_at(e.pos) if e.pos else self._file_of_node(top)
+            raise RulesError([Diagnostic(where, pos[0], pos[1],
                                          "error", "E100", "while playing: %s" % e)]) from None
         except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:
             # A value of the wrong kind met an operator: a mistake in the rules the checker could not see.
@@ -197,7 +204,8 @@ class Game:
                                          "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
 
     def _file_of_node(self, node_id) -> str:
-        return self.rs.chain[-1] if self.rs.chain else "<rules>"
+        node = self.prog.nodes[node_id] if node_id is not None else None
+        return self.rs.file_at(getattr(node, "pos", None))
 
     # ------------------------------------------------------------ referee tools (scenarios, tests, tutorials)
     def start_phase(self, name: str) -> None:
@@ -276,7 +284,7 @@ class Game:
             if path is not None and not os.path.isfile(path):
                 raise RulesError([Diagnostic(path, 1, 1, "error", "E003",
                                              "the rule file this game was saved with is gone")])
-            rs = load_checked(path) if path is not None else load_checked(d["ruleset"], d["variant"])
+            rs = load_checked(path if path is not None else d["ruleset"], d["variant"])
         if rs.digest != d["digest"]:
             what = "the rule file changed since the game was saved" if path else \
                 "the saved game was played with other rules"

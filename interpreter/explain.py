@@ -21,7 +21,7 @@ def _split(option: str) -> tuple[str, list[str]]:
 def _where(g, pos) -> str:
     if not pos:
         return ""
-    path = g.rs.chain[-1] if g.rs.chain else g.rs.name
+    path = g.rs.file_at(pos)
     return " (%s:%d:%d)" % (path, pos[0], pos[1])
 
 

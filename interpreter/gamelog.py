@@ -174,7 +174,7 @@ def _records(path: str):
 _SHIPPED_CACHE: dict = {}
 
 
-def load_rules(ruleset: str, variant: str | None = None):
+def load_rules(ruleset: str, variant: str | None = None, players: int | None = None):
     """``load_checked``, remembering shipped rulesets for the life of the process.
 
     A path is always loaded afresh (the file may have changed, and replay must
@@ -185,11 +185,11 @@ def load_rules(ruleset: str, variant: str | None = None):
     from provost.dsl.loader import load_checked, shipped_game
 
     if shipped_game(ruleset) is None:
-        return load_checked(ruleset, variant)
-    key = (ruleset, variant)
+        return load_checked(ruleset, variant, players)
+    key = (ruleset, variant, players)
     rs = _SHIPPED_CACHE.get(key)
     if rs is None:
-        rs = _SHIPPED_CACHE[key] = load_checked(ruleset, variant)
+        rs = _SHIPPED_CACHE[key] = load_checked(ruleset, variant, players)
     return rs
 
 

@@ -408,6 +408,8 @@ class Root(Node):
             g.reset("round")
             frame[1] = 2
             frame[3] = 0
+            if "round_start" in prog.triggers:
+                g.emit("round_start", None, s.round)
             return
         if stage == 2:                       # next phase of the round
             i = frame[3]
@@ -416,6 +418,8 @@ class Root(Node):
                 return
             if i >= len(prog.rounds):
                 frame[1] = 1
+                if "round_end" in prog.triggers:
+                    g.emit("round_end", None, s.round)
                 return
             frame[3] = i + 1
             name = prog.rounds[i]

@@ -74,7 +74,8 @@ class Program:
             if d["kind"] == "trigger":
                 node = self.stmt.block(d["body"], base_scope | {"target"})
                 self.triggers.setdefault(d["event"], []).append(node)
-        self.phase_nodes = {name: self.stmt.block(d["body"], base_scope) for name, d in self.phases.items()}
+        self.phase_nodes = {name: self.with_events(self.stmt.block(d["body"], base_scope), "phase", name, d["pos"])
+                            for name, d in self.phases.items()}
         self.rounds = list(self.game["rounds"])
         setup = [d for d in decls if d["kind"] == "setup"]
         final = [d for d in decls if d["kind"] == "final"]
@@ -103,6 +104,19 @@ class Program:
         node.pos = pos
         self.nodes.append(node)
         return node.id
+
+    def with_events(self, body: int, what: str, target, pos) -> int:
+        """``body`` between the ``WHAT_start`` and ``WHAT_end`` events, when a trigger waits for
+        either (without one the rules run exactly as before: same nodes, same games)."""
+        triggers = getattr(self, "triggers", {})
+        start, end = what + "_start", what + "_end"
+        if start not in triggers and end not in triggers:
+            return body
+        kids = [self.add(N.Atom(lambda g, env, e=e: g.emit(e, None, target)), pos)
+                for e in (start,) if e in triggers]
+        kids.append(body)
+        kids += [self.add(N.Atom(lambda g, env, e=e: g.emit(e, None, target)), pos) for e in (end,) if e in triggers]
+        return self.add(N.Seq(kids), pos)
 
     # ------------------------------------------------------------ lets
     def let_value(self, name):

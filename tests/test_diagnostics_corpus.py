@@ -51,6 +51,8 @@ FAMILIES = re.compile(r"^(P0|P1|D0|S0|L0|N1|T2|R3|A4|C8)\d\d$")
 UNREACHABLE = {
     "L001": "unknown ruleset or variant *name*: only `play`/`export` take names (tests/test_cli_check.py)",
     "P006": "a folder with no rule file: `check` reports it before any file is read (tests/test_cli_failures.py)",
+    "L007": "variants composed on the command line (--variant A --variant B) only (tests/test_compose.py)",
+    "L008": "two variants both given for one player count: found by --players only (tests/test_compose.py)",
 }
 
 

@@ -23,8 +23,11 @@ def run(capsys, *argv):
 
 
 def nodes_and_edges(dot: str):
+    """The graph's nodes and edges in DOT order, without the legend's."""
     nodes, edges = [], []
     for line in dot.splitlines():
+        if '"legend:' in line:
+            continue
         m = re.match(r'^\s*"([^"]*)" -> "([^"]*)"', line)
         if m:
             edges.append((m[1], m[2]))
@@ -158,3 +161,17 @@ def test_a_game_without_a_track_has_an_empty_road(capsys):
     code, out, err = run(capsys, "ys")
     assert code == 0 and "declares no track" in err
     assert nodes_and_edges(out) == ([], [])
+
+
+def test_graphs_have_a_legend_and_the_road_buildings(capsys):
+    code, out, err = run(capsys, "caylus", "--kind", "deps")
+    assert code == 0
+    assert 'subgraph "cluster_legend"' in out and "produces what the next one uses" in out
+    assert "fixed buildings:\\nPeddler, Carpenter, Gold mine" in out
+    assert '[label="Trading post"' in out                  # titles, not internal names
+
+
+def test_an_empty_graph_says_why(capsys):
+    code, out, err = run(capsys, "ys", "--kind", "deps")
+    assert code == 0
+    assert "Ys activates no spaces or buildings" in out and "Ys activates no spaces or buildings" in err

@@ -87,8 +87,10 @@ def test_with_names_variants_of_the_same_game(tmp_path, text, code, words):
     assert any(d.code == code and d.line == 1 and words in d.message for d in diags), diags
 
 
-def test_diff_of_a_combined_variant_is_against_the_base_with_the_other_variant(capsys):
-    assert main(["diff", "ys", "kings_favor_three"]) == 0
+def test_diff_of_composed_variants_compares_the_resolved_rules(capsys):
+    assert main(["diff", "ys", "kings_favor+express"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("King's Favor, 3 players (kings_favor_three) changes three_players with kings_favor's changes:")
-    assert "was:\n      Ys, King's Favor, for 4 to 4 players" in out     # King's Favor applied to the base
+    assert out.startswith("Ys (ys) -> Ys, King's Favor, Ys Express (kings_favor+express):")
+    # both variants' changes, merged: Express's nine brokers, the King's Favor's fifth phase
+    assert "    + brokers per player, of values 0, 0, 1, 1, 2, 3, 3, 4, 4" in out
+    assert "+ adds phase 'kings_favor':" in out

@@ -285,11 +285,12 @@ def test_three_players_ports_hold_three_gems_and_line_one_is_closed():
     assert not any(o.endswith("_1") for o in g.legal_options())
 
 
-@pytest.mark.parametrize("variant", ["kings_favor_three", "express_three"])
+@pytest.mark.parametrize("variant", ["kings_favor", "express", "kings_favor+express"])
 def test_three_player_variants_keep_the_three_player_rules(variant):
     # King's Favor and Ys Express are "for three or four players": with three, the 3-player
     # rules hold (three gems a port, the first two take 2 and 1, line 1 closed).
-    g = Game.new(ys_variant(variant), players=3, seed=4)
+    g = Game.new(load_checked("ys", variant, players=3), players=3, seed=4)
+    assert g.rs.variant == "three_players+" + variant
     assert all(len(g.s.zones["port"][n]) == 3 for n in ("n1", "n2", "n3", "n4"))
     assert set(g.s.zones["line_gem"]) == {"line2", "line3"}
     assert g.prog.let_value("port_takes")(g, {}) == [2, 1, 0]
@@ -300,8 +301,8 @@ def test_three_player_variants_keep_the_three_player_rules(variant):
     assert not any(o.endswith("_1") for o in g.legal_options())
 
 
-def test_kings_favor_three_adds_the_throne_phase_and_the_reserve():
-    g = Game.new(ys_variant("kings_favor_three"), players=3, seed=2)
+def test_kings_favor_with_three_adds_the_throne_phase_and_the_reserve():
+    g = Game.new(load_checked("ys", "kings_favor", players=3), players=3, seed=2)
     assert "kings_favor" in g.prog.rounds
     assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0 and pc[3] == "reserve") == [2, 2, 2]
     r = random.Random(2)
@@ -310,16 +311,22 @@ def test_kings_favor_three_adds_the_throne_phase_and_the_reserve():
     assert all(sum(1 for pc in g.s.pieces if pc[1] == p and pc[3] == "throne") == 4 for p in range(3))
 
 
-def test_express_three_has_nine_brokers_and_no_white_ships():
-    g = Game.new(ys_variant("express_three"), players=3, seed=1)
+def test_express_with_three_has_nine_brokers_and_no_white_ships():
+    g = Game.new(load_checked("ys", "express", players=3), players=3, seed=1)
     assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0) == [0, 0, 1, 1, 2, 3, 3, 4, 4]
     assert not any(w in g.s.zones["ship_deck"] for w in ("s02", "s08", "s14", "s20"))
 
 
 @pytest.mark.parametrize("variant", ["kings_favor", "express"])
-def test_four_player_variants_refuse_three_players(variant):
-    with pytest.raises(Exception, match="4"):
+def test_variants_loaded_without_the_three_player_rules_refuse_three_players(variant):
+    with pytest.raises(Exception, match="without the rules for 3 players"):
         Game.new(ys_variant(variant), players=3, seed=0)
+
+
+@pytest.mark.parametrize("variant", ["kings_favor", "express"])
+def test_variants_for_three_or_four_refuse_two_players(variant):
+    with pytest.raises(Exception, match="no player count suits both"):
+        load_checked("ys", variant, players=2)
 
 
 def test_three_players_short_uses_three_neighborhoods():

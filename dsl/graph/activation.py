@@ -307,8 +307,8 @@ class Analysis:
         f = self.f
         if st.road_seen is not None:
             rpos, ri = st.road_seen
-            self._diag(i, apos, "G506", "space '%s' is activated after the road (activate_road at line %d): special "
-                       "buildings come before the bridge" % (space, rpos[0]))
+            self._diag(i, apos, "G506", "space '%s' is activated after the road (activate_road at %s): special "
+                       "buildings come before the bridge" % (space, f.at(ri, rpos)))
         self._visit(space, apos, i, st)
         unit = ("unit", st.phase, space)
         self._unit(unit, st, space, "space")
@@ -440,8 +440,8 @@ class Analysis:
             except nx.NetworkXNoCycle:
                 text = "%s -> ... -> %s" % (node, node)
             what = "the road" if node == "road" else "space '%s'" % node
-            self._diag(i, pos, "G501", "%s is activated again (first at line %d): the activation order is not one simple "
-                       "path (%s)" % (what, pos0[0], text))
+            self._diag(i, pos, "G501", "%s is activated again (first at %s): the activation order is not one simple "
+                       "path (%s)" % (what, self.f.at(i0, pos0), text))
 
 
 class _State:

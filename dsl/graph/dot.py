@@ -118,8 +118,11 @@ def deps_graph(ruleset):
         if unit in units:
             continue
         units.add(unit)
-        g.add_node(_id(unit), label=label, kind=kind, cluster="phase " + phase,
+        title = (f.spaces.get(label) or f.buildings.get(label) or {}).get("title") or label
+        g.add_node(_id(unit), label=title, kind=kind, cluster="phase " + phase,
                    shape="box" if kind == "space" else "cds")
+        if kind != "space":
+            _road_buildings(g, f, _id(unit), "phase " + phase)
     for src, dst, label, style in a.edges:
         if src[0] == "stock":
             g.add_node(_id(src), label="stock\n(earlier turns)", kind="stock", cluster="phase " + src[1],
@@ -156,6 +159,58 @@ def deps_graph(ruleset):
             if not g.has_edge(u, v):
                 g.add_edge(u, v, label="fires (line %d)" % how[0][0], color="red" if _on_cycle(edges, i, j) else "black")
     return g
+
+
+def _road_buildings(g, f, road_node: str, cluster: str) -> None:
+    """The buildings a road activation can meet, one node per category, so that the road is not a
+    single opaque box: what is printed on it, and what can be built there."""
+    by_cat: dict[str, list] = {}
+    for name, b in f.buildings.items():
+        if b.get("work") or b.get("at") is not None:
+            by_cat.setdefault(b.get("category") or "-", []).append(b.get("title") or name)
+    for cat, titles in by_cat.items():
+        node = "%s:buildings:%s" % (road_node, cat)
+        lines, line = [], ""
+        for t in titles:                   # a few titles a line, so the box stays narrow
+            if line and len(line) + len(t) > 40:
+                lines.append(line.rstrip(", "))
+                line = ""
+            line += t + ", "
+        lines.append(line.rstrip(", "))
+        g.add_node(node, label="%s buildings:\n%s" % (cat, "\n".join(lines)), kind="road_buildings",
+                   cluster=cluster, shape="note")
+        g.add_edge(road_node, node, label="on the road", style="dotted", color="gray")
+
+
+LEGENDS = {
+    "deps": [("box", "a space activated in a phase"), ("cds", "the road's activation"),
+             ("note", "buildings the road can hold"), ("cylinder", "stock from earlier turns"),
+             ("ellipse", "a trigger")],
+    "road": [("box", "a space or a road slot"), ("house", "the bridge: the road's activation starts"),
+             ("doubleoctagon", "a slot where a section is scored")],
+}
+EDGE_LEGENDS = {
+    "deps": [("darkgreen", "solid", "produces what the next one uses"), ("gray", "dashed", "comes before"),
+             ("orange", "dotted", "uses stock from earlier turns"), ("blue", "solid", "can send a worker"),
+             ("red", "bold", "a problem (see the diagnostics)")],
+    "road": [("black", "solid", "activation order")],
+}
+
+
+def _legend(name: str) -> list[str]:
+    """A DOT cluster saying what each shape and edge colour means."""
+    if name not in LEGENDS:
+        return []
+    out = ['  subgraph "cluster_legend" {', '    label="legend"; fontsize=10; style="dashed";']
+    for k, (shape, text) in enumerate(LEGENDS[name]):
+        out.append('    "legend:n%d" [label=%s, shape=%s, fontsize=9];' % (k, quote(text), quote(shape)))
+    for k, (colour, style, text) in enumerate(EDGE_LEGENDS[name]):
+        out.append('    "legend:a%d" [label="", shape=point, width=0.05];' % k)
+        out.append('    "legend:b%d" [label="", shape=point, width=0.05];' % k)
+        out.append('    "legend:a%d" -> "legend:b%d" [label=%s, color=%s, style=%s, fontsize=9];'
+                   % (k, k, quote(text), quote(colour), quote(style)))
+    out.append("  }")
+    return out
 
 
 def _on_cycle(edges, i, j) -> bool:
@@ -212,6 +267,10 @@ def to_dot(g) -> str:
         out.append("  }")
     for u, v, attrs in g.edges(data=True):
         out.append("  %s -> %s%s;" % (quote(u), quote(v), _attrs(attrs)))
+    if g.graph.get("note"):               # an empty graph says why, where the drawing would be
+        out.append("  label=%s; labelloc=\"t\";" % quote(g.graph["note"]))
+    elif g.number_of_nodes():
+        out.extend(_legend(name))
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -21,6 +21,8 @@ a cycle, and by `provost graph`.
 """
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 
 from .. import primitives as P
@@ -143,6 +145,11 @@ class Facts:
         self._solve()
 
     # ================================================================ positions and names
+    def at(self, i: int | None, pos) -> str:
+        """'file.rules:LINE' for a position of declaration ``i``: a rule a message points to may be
+        in another file than the one the message is reported in (a variant and its base)."""
+        return "%s:%d" % (os.path.basename(self.path(i)), pos[0] if pos else 1)
+
     def path(self, i: int | None) -> str:
         if i is not None and 0 <= i < len(self.files) and self.files[i]:
             return self.files[i]

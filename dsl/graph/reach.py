@@ -23,6 +23,8 @@ from .road import road
 register("G701", "error", "a tile's cost includes a resource that no rule can ever give")
 register("G702", "warning", "a phase that is never entered (not in the game's rounds)")
 register("G703", "warning", "a definition that is never used")
+FLOW_EVENTS = {"round_start", "round_end", "phase_start", "phase_end", "step_start", "step_end"}
+
 register("G704", "warning", "a trigger that never fires (nothing emits its event)")
 register("G705", "error", "an end condition that can never be met")
 
@@ -137,6 +139,8 @@ def check_reachability(ruleset) -> list[Diagnostic]:
         if d.get("kind") != "trigger" or i not in mine:
             continue
         ev = d.get("event")
+        if ev in FLOW_EVENTS:
+            continue                      # the engine's own flow emits these every round
         if not any(key not in dead for key, *_ in f.emitters.get(ev, [])):
             diag(i, pos_of(d), "G704", "trigger '%s' never fires: nothing emits %s (%s)"
                  % (d.get("name"), ev, _emitted_by(ev)))

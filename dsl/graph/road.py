@@ -338,7 +338,7 @@ def check_road(ruleset) -> list[Diagnostic]:
                 break
         if clash:
             s, (what0, pos0, i0) = clash
-            diag(i, pos, "G502", "two tiles on slot %d before play: %s, and %s (line %d)" % (s, what, what0, pos0[0]))
+            diag(i, pos, "G502", "two tiles on slot %d before play: %s, and %s (%s)" % (s, what, what0, f.at(i0, pos0)))
             continue
         for s in range(max(1, lo), min(L, hi) + 1):
             seen[s] = (what, pos, i)

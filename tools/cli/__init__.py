@@ -56,6 +56,17 @@ def _agent_list(text: str) -> list[str]:
     return names
 
 
+class _Variants(argparse.Action):
+    """--variant may be given more than once, or as A+B: the variants compose, in order."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        before = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, values if not before else before + "+" + values)
+
+
+VARIANT_HELP = "a variant of RULESET, or a variant file; repeat it (or join names with '+') to compose variants"
+
+
 # --- parser ------------------------------------------------------------------------------------
 
 class _BadArguments(Exception):
@@ -100,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
@@ -117,14 +128,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sim", parents=[common], help="play many seeded games and summarise the results")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, required=True, metavar="G")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--compare", metavar="VARIANT", help="also play VARIANT on the same seeds and report the differences")
+    p.add_argument("--compare", metavar="X", help="also play X (a variant of RULESET, a shipped game or any rule file) "
+                   "on the same seeds and report the differences, paired by seed")
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
@@ -192,12 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--format", choices=("json", "yaml"), default="json")
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
+    p.add_argument("--players", type=_positive_int, metavar="N", help="the rules for N players")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what a variant changes in its base")
-    p.add_argument("base", metavar="BASE", help=RULESET_HELP)
-    p.add_argument("variant", metavar="VARIANT", help="a variant name of BASE, or a variant file")
+    p = sub.add_parser("diff", parents=[common], help="say, rule by rule, what B changes in A")
+    p.add_argument("base", metavar="A", help=RULESET_HELP)
+    p.add_argument("variant", metavar="B", help="a variant name of A (or A+B), a shipped game, or any rule file")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="both sides with their rules for N players")
     p.set_defaults(func=_dispatch("diff", "provost.tools.cli.commands_diff", "run_diff"))
 
     p = sub.add_parser("explain", parents=[common], help="say why an option was not legal at a point of a logged game")
@@ -209,7 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rulebook", parents=[common], help="write a rulebook generated from the rule file")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
+    p.add_argument("--players", type=_positive_int, metavar="N", help="the rules for N players")
     p.add_argument("--format", choices=("md", "html"), default="md")
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
@@ -356,7 +371,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     loader = _loader("export")
     load_ruleset = _attr(loader, "load_ruleset", "export")
     dump_ir = _attr(loader, "dump_ir", "export")
-    ir, diags = load_ruleset(args.ruleset, variant=args.variant)
+    more = {"players": args.players} if args.players is not None else {}
+    ir, diags = load_ruleset(args.ruleset, variant=args.variant, **more)
     _print_diagnostics(diags)
     if ir is None or any(d.severity == "error" for d in diags):
         return 1
@@ -387,7 +403,9 @@ def cmd_variants(args: argparse.Namespace) -> int:
     for ruleset in shipped:
         rows.append((ruleset["name"], "(base)", ruleset.get("title") or "", ""))
         for variant in ruleset.get("variants", []):
-            rows.append(("", variant["name"], variant.get("title") or "", variant.get("description") or ""))
+            counts = variant.get("for_players")
+            name = variant["name"] + (" (--players %s)" % ",".join(map(str, counts)) if counts else "")
+            rows.append(("", name, variant.get("title") or "", variant.get("description") or ""))
     if sys.stdout.isatty():
         _print_rich_table(header, rows)
     else:

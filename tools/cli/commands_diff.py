@@ -1,32 +1,63 @@
-"""`provost diff BASE VARIANT`: what a variant changes, rule by rule, in plain words."""
+"""`provost diff A B`: what B changes in A, rule by rule in plain words, line by line where a
+rule changed.
+
+A and B are each a shipped game's name or any rule file; B may also be a variant of A by name
+(``provost diff ys kings_favor``, composed ones too: ``kings_favor+express``).  When B is a
+variant file written on A, the diff follows B's own changes (``replace``, ``add step``, ...);
+otherwise the two resolved rulesets are compared declaration by declaration.
+"""
 from __future__ import annotations
 
 import sys
 
 from provost.dsl.diagnostics import RulesError
-from provost.dsl.variant_diff import describe
-from provost.dsl.loader import parse_file, resolve_path, variant_base
+from provost.dsl.loader import _resolve, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
+from provost.dsl.variant_diff import compare, describe, same_rules
 
 
-def _variant_path(base: str, variant: str) -> str:
-    # The same naming rule as RULESET: a bare name is a variant of BASE, anything else a file.
-    if not is_bare_name(variant):
-        return variant
-    return resolve_path(base, variant)
+def _errors(diags):
+    return RulesError([d for d in diags if d.severity == "error"])
+
+
+def _resolved(ruleset: str, players=None):
+    if players is not None:
+        rs, diags = load_composed(ruleset, None, players)
+        if rs is None:
+            raise _errors(diags)
+        return rs
+    rs, diags = _resolve(resolve_path(ruleset))
+    if rs is None:
+        raise _errors(diags)
+    return rs
+
+
+def _title(rs, named: str) -> str:
+    return "%s (%s)" % (rs.game().get("title") or rs.name, named)
 
 
 def run_diff(args) -> int:
-    path = _variant_path(args.base, args.variant)
-    ir, diags = parse_file(path)
-    if ir is None or any(d.severity == "error" for d in diags):
-        raise RulesError([d for d in diags if d.severity == "error"])
-    head = ir["decls"][0] if ir["decls"] else None
-    if head is None or head["kind"] != "variant":
-        print("provost: error: %s is not a variant" % path, file=sys.stderr)
-        return 2
-    base, more = variant_base(head, path)
-    if base is None:
-        raise RulesError([d for d in more if d.severity == "error"] or diags)
-    print("\n".join(describe(base.decls, head)))
+    players = getattr(args, "players", None)
+    a = _resolved(args.base, players)
+    other = args.variant
+    if is_bare_name(other) and shipped_game(other) is None:
+        # A variant of A by name (or several, joined with '+').
+        b, diags = load_composed(args.base, other, players)
+        if b is None:
+            raise _errors(diags)
+        path = resolve_path(args.base, other) if "+" not in other and players is None else None
+    else:
+        b = _resolved(other, players)
+        path = resolve_path(other) if players is None else None
+    if path is not None:
+        ir, diags = parse_file(path)
+        head = ir["decls"][0] if ir and ir["decls"] else None
+        if head is not None and head["kind"] == "variant":
+            base, _ = variant_base(head, path)
+            if base is not None and same_rules(base.decls, a.decls):
+                print("\n".join(describe(base.decls, head)))   # B is written on A: its own changes
+                return 0
+            print("provost: note: %s extends %s, not %s: comparing the two complete rulesets"
+                  % (other, head["extends"], args.base), file=sys.stderr)
+    print("\n".join(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
     return 0

@@ -51,9 +51,11 @@ def run_graph(args) -> int:
     if rs is None or any(not d.code.startswith("G") for d in errors):
         return 1
     # Only graph-check errors: draw the graph anyway (it shows them), and exit 1.
-    if args.kind == "road" and rs is not None and not any(d.get("kind") == "track" for d in rs.decls):
-        print("provost: note: %s declares no track: the road graph is empty" % args.ruleset, file=sys.stderr)
     g = build(rs, args.kind)
+    note = empty_note(rs, args.kind) if g.number_of_nodes() == 0 else None
+    if note:
+        g.graph["note"] = note
+        print("provost: note: %s: %s" % (args.ruleset, note), file=sys.stderr)
     dot = to_dot(g)
     if not output:
         sys.stdout.write(dot)
@@ -64,6 +66,17 @@ def run_graph(args) -> int:
     else:
         code = render(g, dot, output, suffix[1:])
     return 1 if errors else code
+
+
+def empty_note(rs, kind: str) -> str:
+    """Why a graph has nothing to draw, in the designer's terms."""
+    title = rs.game().get("title") or rs.name
+    if kind == "road":
+        if not any(d.get("kind") == "track" for d in rs.decls):
+            return "the road graph is empty: %s declares no track (no road of buildings to activate)" % title
+        return "the road graph is empty: nothing activates the track's slots"
+    return ("the dependency graph is empty: %s activates no spaces or buildings (no 'activate' or "
+            "'activate_road' in its phases), so no activation feeds another" % title)
 
 
 def render(g, dot: str, output: str, fmt: str) -> int:
@@ -106,6 +119,15 @@ def _matplotlib(g, output: str, fmt: str) -> int:
     edge_labels = {(u, v): a["label"] for u, v, a in g.edges(data=True) if a.get("label")}
     if edge_labels:
         nx.draw_networkx_edge_labels(g, pos, edge_labels=edge_labels, font_size=6, ax=ax)
+    from provost.dsl.graph.dot import EDGE_LEGENDS, LEGENDS
+    name = g.graph.get("name", "")
+    if g.graph.get("note"):
+        ax.text(0.5, 0.5, g.graph["note"], ha="center", va="center", wrap=True, transform=ax.transAxes)
+    elif name in LEGENDS:    # what the shapes and colours mean, in a corner of the drawing
+        text = "\n".join(["legend"] + ["%s: %s" % (shape, what) for shape, what in LEGENDS[name]]
+                         + ["%s %s line: %s" % (colour, style, what) for colour, style, what in EDGE_LEGENDS[name]])
+        ax.text(0.0, 0.0, text, fontsize=7, va="bottom", ha="left", transform=ax.transAxes,
+                bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "gray"})
     ax.set_axis_off()
     fig.tight_layout()
     fig.savefig(output, format=fmt)

@@ -66,7 +66,7 @@ def run_play(args: argparse.Namespace) -> int:
     from provost.interpreter.gamelog import GameLogWriter, load_rules
     from provost.tools.cli.failures import Interrupted, cannot_write
 
-    rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
+    rs = load_rules(args.ruleset, args.variant, args.players)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     problem = players_out_of_range(rs, args.players) if args.players is not None else None
     if problem:
         raise UsageError(problem)
@@ -86,7 +86,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.log:
         # As the rules were named: a shipped name stays a name, a path becomes absolute.
         source = {"ruleset": args.ruleset if rs.source_path is None else os.path.abspath(args.ruleset),
-                  "variant": args.variant}
+                  "variant": rs.variant if args.variant or args.players else None}
         try:
             log = GameLogWriter(args.log, game, names, source)
         except OSError as e:

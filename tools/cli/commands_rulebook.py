@@ -1,25 +1,37 @@
-"""`provost rulebook RULESET [--variant V] [--format md|html] [-o FILE]`: a rulebook from the rule file."""
+"""`provost rulebook RULESET [--variant V]... [--players N] [--format md|html] [-o FILE]`: a
+rulebook from the rule file (variants composed and player-count rules as for `play`)."""
 from __future__ import annotations
 
 import sys
 
+from provost.dsl.compose import is_composed
 from provost.dsl.diagnostics import RulesError
-from provost.dsl.loader import load, parse_file, resolve_path, variant_base
+from provost.dsl.loader import load, load_composed, parse_file, resolve_path, variant_base
 from provost.dsl.rulebook import markdown, to_html
 from provost.tools.cli.failures import check_writable, write_text
 
 
-def build(ruleset: str, variant: str | None, fmt: str) -> str:
-    path = resolve_path(ruleset, variant)
-    rs, diags = load(path)
+def _checked(rs, diags):
     if rs is None:
         raise RulesError([d for d in diags if d.severity == "error"])
+    return rs
+
+
+def build(ruleset: str, variant: str | None, fmt: str, players: int | None = None) -> str:
     base_decls = head = None
-    if rs.variant is not None:
-        ir, _ = parse_file(path)
-        head = ir["decls"][0]
-        base, _ = variant_base(head, path)
-        base_decls = base.decls if base is not None else None
+    if is_composed(variant, players):
+        rs = _checked(*load_composed(ruleset, variant, players))
+        if variant:   # "what this variant changes": against the base with the same player-count rules
+            base = _checked(*load_composed(ruleset, None, players))
+            base_decls, head = base.decls, {"composed": rs.variant, "title": rs.game().get("title")}
+    else:
+        path = resolve_path(ruleset, variant)
+        rs = _checked(*load(path))
+        if rs.variant is not None:
+            ir, _ = parse_file(path)
+            head = ir["decls"][0]
+            base, _ = variant_base(head, path)
+            base_decls = base.decls if base is not None else None
     md = markdown(rs, base_decls, head)
     if fmt == "html":
         return to_html(md, rs.game().get("title") or rs.name)
@@ -29,7 +41,7 @@ def build(ruleset: str, variant: str | None, fmt: str) -> str:
 def run_rulebook(args) -> int:
     if args.output:
         check_writable(args.output)   # a usage error before the rules are read
-    text = build(args.ruleset, args.variant, args.format)
+    text = build(args.ruleset, args.variant, args.format, getattr(args, "players", None))
     if args.output:
         write_text(args.output, text)
         print("wrote %s" % args.output, file=sys.stderr)

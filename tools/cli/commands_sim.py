@@ -1,7 +1,7 @@
 """`provost sim` (DESIGN.md section 6): many seeded games, summarised for a designer.
 
     provost sim RULESET [--variant V] [--players N] --games G [--jobs J] [--seed S]
-                        [--agents a,b,...] [--format text|json] [--compare VARIANT]
+                        [--agents a,b,...] [--format text|json] [--compare X]
                         [--plot FILE.png] [--backend local|ray] [--address ADDR] [--check-invariants]
 
 Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
@@ -11,7 +11,7 @@ seat and by agent with Wilson 95% intervals, scores by seat, game length, buildi
 used, final resources, per-player zones at the end and option frequencies.
 
 ``--format json`` prints one JSON object.  Everything but its ``timing`` key is the same for
-the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare VARIANT`` the object is
+the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare X`` (a variant of RULESET, a shipped game or any rule file) the object is
 ``{"base": report, "compare": report, "differences": ..., "timing": ...}``.
 
 Jobs: ``--jobs 1`` plays in this process; ``--jobs J`` in J worker processes (the rules are
@@ -56,7 +56,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     from provost.tools.cli.commands_play import resolve_agents
     from provost.tools.sim.runner import NEUTRAL, SimSpec
 
-    rs = load_rules(ruleset, variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
+    rs = load_rules(ruleset, variant, players)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     problem = players_out_of_range(rs, players) if players is not None else None
     if problem:
         raise UsageError(problem)
@@ -71,6 +71,17 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
         raise UsageError("sim plays bots only; 'human' is for provost play")
     names += [NEUTRAL] * (seats - humans)
     return SimSpec(rs, humans, tuple(names), seed, check_invariants)
+
+
+def _compare_spec(args, other: str, players: int | None, check_invariants: bool = False):
+    """``--compare X``: a variant name of RULESET (played instead of ``--variant``), a shipped
+    game's name, or any rule file (an author's variant anywhere, resolved from its own base)."""
+    from provost.dsl.loader import shipped_game
+    from provost.dsl.source import is_bare_name
+
+    if not is_bare_name(other) or shipped_game(other) is not None:
+        return _spec_for(other, None, players, args.agents, args.seed, check_invariants)
+    return _spec_for(args.ruleset, other, players, args.agents, args.seed, check_invariants)
 
 
 def _progress(total: int):
@@ -113,7 +124,7 @@ def run_sim(args: argparse.Namespace) -> int:
     check = getattr(args, "check_invariants", False)
     specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed, check)]
     if compare_variant is not None:
-        specs.append(_spec_for(args.ruleset, compare_variant, specs[0].players, args.agents, args.seed, check))
+        specs.append(_compare_spec(args, compare_variant, specs[0].players, check))
     aggs = [Aggregate(spec, args.games) for spec in specs]
 
     jobs = args.jobs
@@ -177,7 +188,7 @@ def run_sim(args: argparse.Namespace) -> int:
     if plot_path:  # before the report, so that a late failure still leaves one JSON object on stdout
         from provost.tools.sim.plot import write_plot
         try:
-            write_plot(plot_path, reports)
+            write_plot(plot_path, reports, out.get("differences"))
         except OSError as e:
             raise cannot_write(plot_path, e) from None
 

@@ -23,16 +23,46 @@ def _title(rep: dict) -> str:
     return rep["ruleset"] + (" / " + rep["variant"] if rep["variant"] else "")
 
 
-def write_plot(path: str, reports: list[dict]) -> None:
-    """Write a PNG (or any format matplotlib infers from ``path``) for one report or a base and a variant."""
+def _differences(axes, cmp: dict) -> None:
+    """The comparison's main result: each difference (compare - base) with its 95% interval."""
+    ax_d, ax_r = axes
+    panels = ((ax_d, [("seat %d %s" % (e["seat"], e["agent"]), e["score"]) for e in cmp["by_seat"]]
+               + [("all seats", cmp["score_all_seats"]), ("rounds", cmp["rounds"])], 1, "score (and rounds)",
+               "Score differences, 95%% CI (%s)"),
+              (ax_r, [("seat %d %s" % (e["seat"], e["agent"]), e["win_rate"]) for e in cmp["by_seat"]], 100,
+               "win rate (percentage points)", "Win-rate differences (red: CI excludes 0)"))
+    how = "paired by seed, t" if cmp.get("paired_seeds") else "independent samples"
+    for ax, rows, scale, what, title in panels:
+        rows = [(label, d) for label, d in rows if d.get("diff") is not None]
+        ys = list(range(len(rows)))[::-1]
+        for y, (label, d) in zip(ys, rows):
+            lo, hi = d["ci95"]
+            colour = "#C44E52" if d["significant"] else "#4C72B0"
+            ax.errorbar([scale * d["diff"]], [y], xerr=[[scale * (d["diff"] - lo)], [scale * (hi - d["diff"])]],
+                        fmt="o", color=colour, ecolor=colour, capsize=4)
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([label for label, _ in rows])
+        ax.set_xlabel("difference in %s" % what)
+        ax.set_title(title % how if "%s" in title else title, fontsize="medium")
+        ax.grid(axis="x", alpha=0.3)
+
+
+def write_plot(path: str, reports: list[dict], differences: dict | None = None) -> None:
+    """Write a PNG (or any format matplotlib infers from ``path``) for one report or a base and a
+    variant; with the comparison's ``differences``, a second row shows each with its interval."""
     require_matplotlib()
     from matplotlib.figure import Figure
 
     colours = ["#4C72B0", "#DD8452", "#55A868", "#C44E52"]
     k = len(reports)
     seats = max(r["players"] for r in reports)   # the deciding seats: neutral ones never win
-    fig = Figure(figsize=(11, 4.6), dpi=100, layout="constrained")
-    ax_s, ax_w = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    fig = Figure(figsize=(11, 8.4 if differences else 4.6), dpi=100, layout="constrained")
+    if differences:
+        (ax_s, ax_w), bottom = fig.subplots(2, 2, gridspec_kw={"width_ratios": [3, 2]})
+        _differences(bottom, differences)
+    else:
+        ax_s, ax_w = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     width = 0.8 / k
 
     for j, rep in enumerate(reports):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .stats import Moments, mean_difference, rate_difference, rnd, wilson
+from .stats import Moments, mean_difference, paired_difference, rate_difference, rnd, wilson
 
 class Aggregate:
     """The running summary of one spec's games (add records in any order)."""
@@ -59,6 +59,8 @@ class Aggregate:
         self.zone_sizes: dict[str, list[Moments]] = {}
         self.zone_items: dict[str, Counter] = {}
         self.digests: set[str] = set()
+        # seed -> (scores, winners, rounds, decisions): the two sides of a comparison pair up by seed.
+        self.by_seed: dict[int, tuple] = {}
 
     # ------------------------------------------------------------ adding a game
     def add(self, r: dict) -> None:
@@ -68,6 +70,8 @@ class Aggregate:
                                 "error": r["error"]})
             return
         self.games += 1
+        if "seed" in r:
+            self.by_seed[r["seed"]] = (list(r["scores"]), set(r["winners"]), r["rounds"], r["decisions"])
         for w in r["winners"]:
             self.wins[w] += 1
         if len(r["winners"]) > 1:
@@ -168,7 +172,12 @@ def _score_name(spec) -> str:
 
 # ------------------------------------------------------------ comparing two sims
 def compare(base: Aggregate, other: Aggregate) -> dict:
-    """What changes from ``base`` to ``other`` (same seeds), each difference with its 95% interval."""
+    """What changes from ``base`` to ``other`` (same seeds), each difference with its 95% interval:
+    paired by seed (`stats.paired_difference`) for the seeds both finished, independent samples
+    otherwise (when the records carry no seed)."""
+    seeds = sorted(set(base.by_seed) & set(other.by_seed))
+    if seeds:
+        return _paired_compare(base, other, seeds)
     seats = []
     for seat in range(min(base.deciding, other.deciding)):
         seats.append({"seat": seat, "agent": base.labels[seat],
@@ -191,6 +200,35 @@ def compare(base: Aggregate, other: Aggregate) -> dict:
             "score_all_seats": mean_difference(all_b, all_o),
             "rounds": mean_difference(base.rounds, other.rounds),
             "decisions": mean_difference(base.decisions, other.decisions)}
+
+
+RATE = (-1.0, 1.0)
+
+
+def _paired_compare(base: Aggregate, other: Aggregate, seeds: list) -> dict:
+    b, o = [base.by_seed[s] for s in seeds], [other.by_seed[s] for s in seeds]
+    deciding = min(base.deciding, other.deciding)
+
+    def won(rows, seat):
+        return [int(seat in r[1]) for r in rows]
+
+    seats = [{"seat": seat, "agent": base.labels[seat],
+              "win_rate": paired_difference(won(b, seat), won(o, seat), RATE),
+              "score": paired_difference([r[0][seat] for r in b], [r[0][seat] for r in o])}
+             for seat in range(deciding)]
+    agents = []
+    for agent in dict.fromkeys(base.labels[:deciding]):
+        mine = [seat for seat in range(deciding) if base.labels[seat] == agent and other.labels[seat] == agent]
+        if mine:
+            # per seed, the share of this agent's seats that won
+            agents.append({"agent": agent, "win_rate": paired_difference(
+                [sum(seat in r[1] for seat in mine) / len(mine) for r in b],
+                [sum(seat in r[1] for seat in mine) / len(mine) for r in o], RATE)})
+    return {"games": [base.games, other.games], "paired_seeds": len(seeds), "by_seat": seats, "by_agent": agents,
+            "score_all_seats": paired_difference([sum(r[0][:deciding]) / deciding for r in b],
+                                                 [sum(r[0][:deciding]) / deciding for r in o]),
+            "rounds": paired_difference([r[2] for r in b], [r[2] for r in o]),
+            "decisions": paired_difference([r[3] for r in b], [r[3] for r in o])}
 
 
 # ------------------------------------------------------------ text
@@ -303,6 +341,9 @@ def render_compare_text(cmp: dict, base: dict, other: dict) -> list[str]:
 
     out = ["Comparison: %s -> %s, same seeds %d..%d, %d / %d games (95%% CI; * the interval excludes 0)" % (
         title(base), title(other), base["seed"], base["seed"] + base["requested"] - 1, cmp["games"][0], cmp["games"][1])]
+    if cmp.get("paired_seeds"):
+        out.append("Paired by seed (%d seeds both finished): each difference is the mean of the per-seed "
+                   "differences, with its t interval" % cmp["paired_seeds"])
     out.append("Win rate by seat")
     for e in cmp["by_seat"]:
         out.append(_diff_line("seat %d %s" % (e["seat"], e["agent"]), e["win_rate"], True))

@@ -1,0 +1,199 @@
+"""Player-count rules chosen by --players, variants composed on the command line, and
+`provost diff` / `sim --compare` for any two rule files (DESIGN.md section 6)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from provost.dsl.compose import merge_decl, split_variants
+from provost.dsl.loader import load_checked, shipped_dir
+from provost.dsl.variant_diff import line_diff
+from provost.interpreter.engine import Game
+from provost.tools.cli import main
+
+RULESETS = shipped_dir()
+
+
+def _strip(v):
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
+    if isinstance(v, list):
+        return [_strip(x) for x in v]
+    return v
+
+
+def _rules_but_the_header(rs):
+    return [_strip(d) for d in rs.decls if d["kind"] != "game"]
+
+
+def test_players_picks_the_player_count_rules():
+    assert load_checked("caylus", None, players=2).variant == "two_players"
+    assert load_checked("ys", None, players=3).variant == "three_players"
+    assert load_checked("ys", None, players=2).variant == "three_players+three_players_short+two_players"
+    assert load_checked("caylus", None, players=4).variant is None         # the base's own count
+    # a variant that brings player-count rules is not given them twice
+    assert load_checked("ys", "three_players_short", players=3).variant == "three_players+three_players_short"
+
+
+def test_composed_three_player_kings_favor_is_the_old_combined_file(tmp_path):
+    # The file ys.kings_favor_three.rules was "extends three_players with kings_favor" plus a
+    # restated header: the composition gives the same rules, header aside.
+    old = tmp_path / "ys.kf3.rules"
+    old.write_text('variant kf3 "KF3" extends three_players with kings_favor:\n    description "x"\n')
+    composed = load_checked("ys", "kings_favor", players=3)
+    assert _rules_but_the_header(composed) == _rules_but_the_header(load_checked(str(old)))
+    game = composed.game()
+    assert game["players"] == [3, 3] and game["rounds"][-1] == "kings_favor"
+    assert game["title"] == "Ys (3 players), King's Favor"
+
+
+@pytest.mark.parametrize("argv", [["--variant", "kings_favor", "--variant", "express"],
+                                  ["--variant", "kings_favor+express"]])
+def test_variants_compose_on_the_command_line(argv, capsys):
+    assert main(["play", "ys", "--players", "3", "--seed", "1", "--format", "json"] + argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "three_players+kings_favor+express" and out["players"] == 3
+
+
+def test_composition_merges_attribute_by_attribute():
+    rs = load_checked("ys", "kings_favor+express")
+    broker = next(d for d in rs.decls if d["kind"] == "pieces")
+    assert broker["values"] == [0, 0, 1, 1, 2, 3, 3, 4, 4]          # Express's nine brokers
+    assert broker["reserve"] == [2, 2, 2]                            # the King's Favor's reserve
+    assert rs.game()["rounds"] == ["reveal", "bidding", "placement", "counting", "kings_favor"]
+
+
+def test_both_sides_changing_one_attribute_is_an_error():
+    a = {"kind": "let", "name": "x", "value": 1}
+    merged, conflicts = merge_decl(a, dict(a, value=2), dict(a, value=3), "V")
+    assert conflicts == ["value"]
+    merged, conflicts = merge_decl(a, dict(a, value=2), dict(a, value=2), "V")
+    assert conflicts == [] and merged["value"] == 2
+
+
+def test_a_count_no_composed_variant_allows_is_refused(capsys):
+    assert main(["play", "ys", "--players", "2", "--variant", "kings_favor"]) == 1
+    err = capsys.readouterr().err
+    assert "[L007]" in err and "King's Favor is for 3 to 4 players" in err
+
+
+def test_play_caylus_two_players(capsys):
+    assert main(["play", "caylus", "--players", "2", "--seed", "3", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "two_players" and len(out["scores"]) == 2
+
+
+def test_the_log_header_names_the_composition_and_replays(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "ys", "--players", "3", "--variant", "express", "--seed", "2", "--log", str(log)]) == 0
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["variant"] == "three_players+express" and header["source"]["variant"] == "three_players+express"
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+
+
+def test_a_save_of_a_composed_game_resumes():
+    g = Game.new("ys", players=3, seed=1, variant="kings_favor")
+    g.apply(g.legal_options()[0])
+    assert Game.from_json(g.to_json()).s.to_dict() == g.s.to_dict()
+
+
+def test_a_variant_path_composes(tmp_path):
+    brewery = os.path.join(RULESETS, "examples", "caylus.brewery.rules")
+    rs = load_checked("caylus", "two_players+" + brewery)
+    assert rs.variant == "two_players+brewery"
+    assert any(d["kind"] == "building" and d["name"] == "brewery" for d in rs.decls)
+    assert split_variants("a+b") == ["a", "b"] and split_variants(brewery) == [brewery]
+    # the same rule changed by both sides cannot be composed: the error names both files
+    mine = tmp_path / "my_house_rule.rules"
+    mine.write_text('variant mine "Mine" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 7, 2: 7}\n')
+    with pytest.raises(Exception, match="caylus.two_players.rules and my_house_rule.rules both change"):
+        load_checked("caylus", "two_players+" + str(mine))
+
+
+def test_diff_uses_both_arguments(capsys):
+    assert main(["diff", "ys", os.path.join(RULESETS, "caylus.two_players.rules")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ys (ys) -> Caylus (2 players)")
+    assert "- removes resource 'vp'" in out
+
+
+def test_diff_shows_a_changed_rule_line_by_line(capsys):
+    assert main(["diff", "caylus", "two_players"]) == 0
+    out = capsys.readouterr().out
+    assert "~ changes step 'income' of income:" in out
+    assert "    + if the round is more than 1:" in out or "    + if round" in out
+    assert "was:" not in out
+
+
+def test_line_diff_marks_only_what_changed():
+    old = ["a", "b", "c", "d", "e", "f"]
+    new = ["a", "b", "C", "d", "e", "f"]
+    assert line_diff(old, new, "") == ["  b", "- c", "+ C", "  d"]
+
+
+def test_sim_compare_takes_a_variant_file_anywhere(tmp_path, capsys):
+    mine = tmp_path / "generous.rules"
+    mine.write_text('variant generous "Generous" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 9, 2: 9, 3: 9, 4: 9, 5: 9}\n')
+    assert main(["sim", "caylus", "--games", "2", "--compare", str(mine), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compare"]["variant"] == "generous"
+
+
+# ------------------------------------------------------------------ positions in the file that holds the rule
+def test_explain_on_a_variant_game_cites_the_base_file_for_a_base_rule(tmp_path, capsys):
+    log = tmp_path / "sf.jsonl"
+    assert main(["play", "caylus", "--variant", "simplified_favor", "--seed", "1", "--log", str(log)]) == 0
+    capsys.readouterr()
+    main(["explain", str(log), "--at", "5", "place:nowhere"])
+    out = capsys.readouterr().out
+    assert os.path.join(RULESETS, "caylus.rules") + ":" in out
+    assert "simplified_favor.rules:" not in out
+
+
+def test_a_run_time_error_names_the_file_of_the_rule_that_failed(tmp_path, capsys):
+    # The variant breaks a let the base's setup indexes: the failing line is the base's.
+    mine = tmp_path / "broken.rules"
+    mine.write_text('variant broken "Broken" extends caylus:\n    description "x"\n'
+                    '    replace let start_money = {1: 9, 2: 9}\n')
+    assert main(["play", str(mine), "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(os.path.join(RULESETS, "caylus.rules") + ":") and "[E100]" in err
+
+
+def test_g502_names_the_file_of_the_other_tile(tmp_path):
+    from provost.dsl.loader import check_file
+    mine = tmp_path / "two.rules"
+    mine.write_text('variant two "Two" extends caylus:\n    description "x"\n'
+                    '    building extra "Extra" neutral:\n        at 1\n        work: nothing\n')
+    g502 = [d for d in check_file(str(mine)) if d.code == "G502"]
+    assert g502 and all("caylus.rules:" in d.message for d in g502), g502
+
+
+def test_two_files_for_one_player_count_is_an_error(tmp_path):
+    import shutil
+    shutil.copy(os.path.join(RULESETS, "caylus.rules"), tmp_path / "caylus.rules")
+    for name in ("a", "b"):
+        (tmp_path / ("caylus.%s.rules" % name)).write_text(
+            'variant %s "%s" extends caylus:\n    description "x"\n    for_players 2\n' % (name, name))
+    with pytest.raises(Exception, match="L008|both say they are the rules for 2"):
+        load_checked(str(tmp_path / "caylus.rules"), None, players=2)
+
+
+def test_two_variants_changing_one_step_cannot_compose():
+    generous = os.path.join(RULESETS, "examples", "caylus.generous_king.rules")
+    with pytest.raises(Exception, match="step income.income: caylus.two_players.rules and "
+                                        "caylus.generous_king.rules both change it"):
+        load_checked("caylus", "two_players+" + generous)
+    assert load_checked("caylus", "simplified_favor+" + generous).variant == "simplified_favor+generous_king"
+
+
+def test_diff_with_players_compares_the_rules_for_that_count(capsys):
+    assert main(["diff", "ys", "kings_favor", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ys (3 players) (ys) -> Ys (3 players), King's Favor (kings_favor):")
+    assert "removes space 'm_blue_1'" not in out          # both sides have the 3-player rules
