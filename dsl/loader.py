@@ -312,7 +312,8 @@ def variant_base(head: dict, path: str, where: str | None = None,
     base_path = _find_base(head["extends"], path)
     if base_path is None:
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L002",
-                                 "cannot find the base ruleset '%s'" % head["extends"])]
+                                 "cannot find the base ruleset '%s'%s" % (
+                                     head["extends"], did_you_mean(str(head["extends"]), _base_names(path))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
@@ -322,6 +323,18 @@ def variant_base(head: dict, path: str, where: str | None = None,
         if any(d.severity == "error" for d in more):
             return None, diags
     return base, diags
+
+
+def _base_names(path: str) -> list[str]:
+    """What a variant could have meant to extend: shipped rulesets and the rule files beside it."""
+    names = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
+    try:
+        folder = os.path.dirname(os.path.abspath(path))
+        names.update(f for f in os.listdir(folder)[:1000] if f.endswith((".rules",) + IR_SUFFIXES))
+        names.update(os.path.splitext(f)[0] for f in os.listdir(folder)[:1000] if f.endswith(".rules"))
+    except OSError:
+        pass
+    return sorted(names)
 
 
 def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> list[Diagnostic]:
@@ -403,7 +416,9 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
         elif op in ("replace_step", "remove_step", "add_step"):
             key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
             if key is None:
-                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase" % ch["phase"])
+                phases = [k[1] for k in index if k[0] == "phase"]
+                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
+                    % (ch["phase"], did_you_mean(str(ch["phase"]), phases)))
                 continue
             phase = dict(rs.decls[index[key]])
             steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
