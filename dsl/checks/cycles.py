@@ -10,12 +10,39 @@ each with the line of the reference that leads on.
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import model
 
 register("C801", "error", "lets defined through each other (a cycle of lets)")
 register("C802", "error", "effects that call each other (a cycle of effect calls)")
 register("C803", "error", "a `repeat while` loop whose condition cannot change")
+
+explain("C801", """
+A let is written out where it is used, so a let whose value uses itself, directly or through
+other lets, would never finish being written out.
+
+    let a = b + 1
+    let b = a + 1          # error: let 'a' is defined through itself [cycle: a -> b -> a]
+
+Fix: define one of them without the other (a counter holds a value that changes).""")
+explain("C802", """
+An effect runs its body where it is called, so an effect that calls itself, directly or through
+other effects, would run until the engine's step budget stops the game.
+
+    effect ping:
+        pong
+    effect pong:
+        ping               # error: effect 'ping' calls itself [cycle: ping -> pong -> ping]
+
+Fix: repeat with `repeat N:` or `repeat while CONDITION:` instead of a call.""")
+explain("C803", """
+`repeat while COND:` runs while COND holds; when COND uses only constants and nothing in the
+body leaves the loop, it never ends.
+
+    repeat while yes:
+        gain 1 pp          # error: this loop never ends
+
+Fix: make the condition depend on the game (`repeat while held(coin) > 0:`), or `break`.""")
 
 
 def _has_cycle(edges: dict) -> bool:

@@ -18,12 +18,38 @@ the check makes no false claims about them.
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import model
 
 register("T217", "error", "a context name (self, slot, target, worker, player) where nothing binds it")
 register("T218", "error", "a value of a kind an operator, function or statement cannot take")
 register("T219", "error", "something only the acting player has, used where no player is acting")
+
+explain("T217", """
+`self` and `slot` exist while a space or building works, `target` in a trigger whose event
+concerns a space, `worker` in a building's owner bonus, `player` where a player is acting.
+
+    phase income:
+        gain slot coin     # error: 'slot' is not defined here
+
+Fix: use the name inside the declaration that binds it, or pass the value as a parameter.""")
+explain("T218", """
+An operator, function or statement met a value it cannot use: a number where a list is needed,
+a resource name where a number is needed, and so on.  The kinds are numbers, lists, names
+(resources, spaces, enum values) and none.
+
+    for q in 7:            # error: 'for' needs a list to go through, not a number
+    gain abs(food) pp      # error: 'abs' needs a number, not a name
+
+Fix: `for q in 1..7:`, `gain held(food) pp`.""")
+explain("T219", """
+A phase, the setup and the final scoring run with no player acting, so what belongs to the
+acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
+
+    phase tally:
+        gain 1 pp          # error: 'gain' is done by the acting player, and no player is acting
+
+Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `COUNTER of PLAYER`.""")
 
 NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
 SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
