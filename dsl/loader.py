@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -43,6 +44,8 @@ class Ruleset:
     # The absolute path of the file loaded when the rules were named by a path, None when they
     # were named as a shipped ruleset: a saved game names the rules the same way to resume.
     source_path: str | None = None
+    # The variant's own declaration (its changes and their positions) when this is a variant.
+    variant_head: dict | None = None
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -297,6 +300,7 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     diags += more
     base.variant = head["name"]
     base.chain.append(where)
+    base.variant_head = head
     return base, diags
 
 
@@ -468,10 +472,54 @@ def apply_variant(rs: Ruleset, variant: dict, path: str) -> list[Diagnostic]:
     return diags
 
 
+# ------------------------------------------------------------------ variants' errors in the variant
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _change_names(ch: dict) -> set:
+    d = ch.get("decl") if isinstance(ch.get("decl"), dict) else {}
+    return {n for n in (ch.get("name"), d.get("name"), ch.get("phase"), ch.get("step")) if isinstance(n, str)}
+
+
+def _blame_the_variant(rs: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors a variant causes in its base's declarations (removing a counter the base still
+    uses, say) are reported in the variant, at the change that names what the message names
+    (else at the variant's first line), with a note at each place in the base.  An error the
+    base has on its own stays in the base: the base is checked alone only when this can matter."""
+    head = rs.variant_head
+    here = rs.chain[-1] if rs.chain else None
+    if head is None or len(rs.chain) < 2 or not any(d.severity == "error" and d.path != here for d in found):
+        return found
+    base_rs, _ = _resolve(rs.chain[-2])
+    from .checks import run_checks
+    own = set(run_checks(base_rs)) if base_rs is not None else set()
+    out: list[Diagnostic] = []
+    blamed: dict = {}
+    for d in found:
+        if d.severity != "error" or d.path == here or d in own:
+            out.append(d)
+            continue
+        names = set(_QUOTED.findall(d.message))
+        ch = next((c for c in head.get("changes") or [] if _change_names(c) & names), None)
+        pos = (ch or head).get("pos") or [1, 1]
+        key = (pos[0], pos[1], d.code)
+        if key not in blamed:
+            blamed[key] = [d]
+        else:
+            blamed[key].append(d)
+        out.append(Diagnostic(d.path, d.line, d.col, "note", d.code, "the base is affected here: %s" % d.message))
+    for (line, col, code), ds in blamed.items():
+        first = ds[0]
+        more = " (and %d more place%s)" % (len(ds) - 1, "s" if len(ds) > 2 else "") if len(ds) > 1 else ""
+        out.append(Diagnostic(here, line, col, "error", code, "this variant leaves %s broken at line %d: %s%s" % (
+            os.path.basename(first.path), first.line, first.message, more)))
+    return out
+
+
 # ------------------------------------------------------------------ public entry points
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
     from .checks import run_checks
-    diags = diags + run_checks(rs)
+    diags = diags + _blame_the_variant(rs, run_checks(rs))
     rs.digest = hashlib.sha256(json.dumps(rs.decls, sort_keys=True).encode()).hexdigest()[:16]
     return diags
 
