@@ -331,7 +331,8 @@ def variant_base(head: dict, path: str, where: str | None = None,
 
 def _base_names(path: str) -> list[str]:
     """What a variant could have meant to extend: shipped rulesets and the rule files beside it."""
-    names = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
+    stems = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
+    names = stems | {stem.rsplit(".", 1)[-1] for stem in stems}     # variants go by their own name
     try:
         folder = os.path.dirname(os.path.abspath(path))
         names.update(f for f in os.listdir(folder)[:1000] if f.endswith((".rules",) + IR_SUFFIXES))
@@ -354,7 +355,8 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
 
     other = _find_base(name, path)
     if other is None:
-        return error("L002", "cannot find the variant '%s' named after 'with'" % name)
+        return error("L002", "cannot find the variant '%s' named after 'with'%s"
+                     % (name, did_you_mean(str(name), _base_names(path))))
     ir, diags = parse_file(other)
     if ir is None or any(d.severity == "error" for d in diags):
         return diags or error("L002", "cannot read the variant '%s'" % name)

@@ -17,6 +17,7 @@ BASE = Path(__file__).parent / "diagnostics" / "base.rules"
     ("variant v extends base:\n    replace step wrk.place:\n        nothing\n", "L004", "did you mean 'work'?"),
     ("variant v extends base:\n    replace step work.plce:\n        nothing\n", "L004", "did you mean 'place'?"),
     ("variant v extends base:\n    remove space yrd\n", "L004", "did you mean 'yard'?"),
+    ("variant v extends caylus with two_playrs:\n    description \"d\"\n", "L002", "did you mean 'two_players'?"),
 ])
 def test_misspelt_names_get_a_suggestion(tmp_path, text, code, hint):
     shutil.copy(BASE, tmp_path / "base.rules")
