@@ -315,9 +315,9 @@ def variant_base(head: dict, path: str, where: str | None = None,
                                  "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002",
-                                 "cannot find the base ruleset '%s'%s" % (
-                                     head["extends"], did_you_mean(str(head["extends"]), _base_names(path))))]
+        ref = str(head["extends"])
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
+                                 % (ref, did_you_mean(ref, _base_names(path, ref))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
@@ -329,7 +329,7 @@ def variant_base(head: dict, path: str, where: str | None = None,
     return base, diags
 
 
-def _base_names(path: str) -> list[str]:
+def _base_names(path: str, unlike: str = "") -> list[str]:
     """What a variant could have meant to extend: shipped rulesets and the rule files beside it."""
     stems = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
     names = stems | {stem.rsplit(".", 1)[-1] for stem in stems}     # variants go by their own name
@@ -339,7 +339,7 @@ def _base_names(path: str) -> list[str]:
         names.update(os.path.splitext(f)[0] for f in os.listdir(folder)[:1000] if f.endswith(".rules"))
     except OSError:
         pass
-    return sorted(names)
+    return sorted(names - {unlike})
 
 
 def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> list[Diagnostic]:
@@ -356,7 +356,7 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     other = _find_base(name, path)
     if other is None:
         return error("L002", "cannot find the variant '%s' named after 'with'%s"
-                     % (name, did_you_mean(str(name), _base_names(path))))
+                     % (name, did_you_mean(str(name), _base_names(path, str(name)))))
     ir, diags = parse_file(other)
     if ir is None or any(d.severity == "error" for d in diags):
         return diags or error("L002", "cannot read the variant '%s'" % name)
