@@ -52,3 +52,14 @@ def test_a_deeply_nested_log_line_is_an_input_error(tmp_path, capsys):
     log.write_text(header + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
     code, out, err = run(capsys, "replay", str(log))
     assert code == 1 and "g.jsonl:2:1: error: not a log record: JSON nested too deeply [R002]" in out + err
+
+
+def test_an_unknown_field_in_a_decision_is_an_input_error(tmp_path, capsys):
+    import json
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "caylus", "--players", "3", "--seed", "1", "--log", str(log))[0] == 0
+    lines = log.read_text().splitlines()
+    lines[1] = json.dumps(dict(json.loads(lines[1]), bogus=1))
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and 'g.jsonl:2:1: error: decision: unknown field "bogus"' in out + err
