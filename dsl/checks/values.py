@@ -135,7 +135,8 @@ class _Check:
         self.out: list[Diagnostic] = []
         self.i = 0
         self.acting = _acting_effects()
-        self._let_kinds: dict[str, str] = {}
+        self._let_kinds: dict = {}
+        self._effect_needs: dict = {}
         self.seen = 0
 
     def diag(self, node, code, message):
@@ -200,6 +201,8 @@ class _Check:
         s = st.get("s")
         if s == "call":
             name = st["name"]
+            if name in self.sym.effects and scope.context is not None:
+                self.effect_call(st, name, scope)
             if name in self.acting and name not in self.sym.effects and not scope.has("player"):
                 self.diag(st, "T219", "'%s' is done by the acting player, and no player is acting here "
                           "(put it inside 'each player in ...', 'turns' or 'as')" % name)
@@ -266,6 +269,27 @@ class _Check:
         elif s in ("step", "block", "entry"):
             self.block(st.get("body"), scope)
         return scope
+
+    def effect_call(self, st, name, scope):
+        """An effect runs in its caller's context: what its body needs that the caller lacks (a
+        player, `self`...) is reported at the call."""
+        d = self.sym.effects[name]
+        key = (name, scope.context)
+        found = self._effect_needs.get(key)
+        if found is None:
+            self._effect_needs[key] = ()              # an effect reaching itself (C802): nothing more
+            saved_out, saved_i = self.out, self.i
+            self.out = []
+            try:
+                self.block(d.get("body"), _Scope({p: ANY for p in d.get("params") or ()}, scope.context))
+                found = tuple(x for x in self.out if x.code in ("T217", "T219"))
+            finally:
+                self.out, self.i = saved_out, saved_i
+            self._effect_needs[key] = found
+        if found:
+            first = found[0]
+            self.diag(st, first.code, "effect '%s' cannot run here: %s (line %d of the effect)"
+                      % (name, first.message, first.line))
 
     def arg(self, a, scope):
         if a.get("e") == "amount":
