@@ -144,7 +144,8 @@ let cmp_expr(x) = [x == count(xs) + 1, x < count(xs) + 1, x in [count(xs)], not 
 
 phase main "Main":
     step s:
-        gain 1 pp
+        each player in players():
+            gain 1 pp
 """
 
 
