@@ -53,7 +53,8 @@ Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `C
 
 NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
 SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
-LISTS = (LIST, SYMS)
+NUMS = "a list of numbers"              # a range, [1, 2]
+LISTS = (LIST, SYMS, NUMS)
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _CONTEXT = ("self", "slot", "target", "worker", "player")
@@ -63,7 +64,7 @@ _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "
 _PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
 
 
-NOT_NUMBER = (LIST, SYMS, SYM, NONE)
+NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE)
 NOT_LIST = (NUM, NONE, SYM)
 
 
@@ -85,7 +86,7 @@ def _union(a: str, b: str) -> str:
 def _combine(op: str, a: str, b: str) -> str | None:
     """The kind of `a OP b` for single kinds, or None when Python would raise."""
     if op in _ORDER:
-        ok = a != NONE and (a == b or a in LISTS and b in LISTS)
+        ok = a != NONE and (a == b or a in LISTS and b in LISTS and {a, b} != {SYMS, NUMS})
         return NUM if ok else None
     if a == NUM and b == NUM:
         return NUM
@@ -400,7 +401,9 @@ class _Check:
 
     def e_list(self, e, scope):
         kinds = [self.expr(x, scope) for x in e["items"]]
-        return SYMS if kinds and all(k == SYM for k in kinds) else LIST
+        if kinds and all(k == SYM for k in kinds):
+            return SYMS
+        return NUMS if kinds and all(k == NUM for k in kinds) else LIST
 
     def e_dict(self, e, scope):
         for _, v in e["items"]:
@@ -412,7 +415,7 @@ class _Check:
             k = self.expr(e[key], scope)
             if _may(k, NOT_NUMBER):
                 self.diag(e[key], "T218", "a range goes between numbers, not %s" % _show(k))
-        return LIST
+        return NUMS
 
     def e_comp(self, e, scope):
         self.iterable(e["iter"], scope, "a list comprehension")
@@ -479,16 +482,16 @@ class _Check:
                 self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, _show(first)))
             elif fn == "sum" and first == SYMS:
                 self.diag(e["args"][0], "T218", "'sum' adds numbers, not %s" % first)
-            if fn in ("max", "min", "first") and first == SYMS:
-                return SYM
-            return SYMS if fn == "distinct" and first == SYMS else _LIST_FUNCS[fn]
+            if fn in ("max", "min", "first") and first in (SYMS, NUMS):
+                return SYM if first == SYMS else NUM
+            return first if fn == "distinct" and first in (SYMS, NUMS) else _LIST_FUNCS[fn]
         if fn == "abs":
             if _may(first, NOT_NUMBER):
                 self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % _show(first))
             return NUM
         if fn == "held":
             a = e["args"][0]
-            if _may(first, (NUM, LIST, SYMS, NONE)):
+            if _may(first, (NUM, LIST, SYMS, NUMS, NONE)):
                 self.diag(a, "T218", "'held' needs a resource, not %s" % _show(first))
             elif a.get("e") == "name" and a["id"] not in scope.locals \
                     and self.sym.kind(a["id"]) in ("space", "building", "category", "enum value"):
@@ -497,7 +500,7 @@ class _Check:
         if fn == "owned_tiles" and _may(first, NOT_NUMBER):
             self.diag(e["args"][0], "T218", "'owned_tiles' needs a player, not %s" % _show(first))
             return LIST
-        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NONE)):
+        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NUMS, NONE)):
             self.diag(e["args"][0], "T218", "'occupants' needs a space, not %s" % _show(first))
             return LIST
         if fn in ("owned_tiles", "occupants", "tagged", "multisets", "combinations", "piece_values"):
@@ -513,8 +516,8 @@ class _Check:
             self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
         elif k in LISTS and _may(key, NOT_NUMBER):
             self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % _show(key))
-        if k == SYMS and key == NUM:
-            return SYM
+        if k in (SYMS, NUMS) and key == NUM:
+            return SYM if k == SYMS else NUM
         return ANY
 
     def e_attr(self, e, scope):
