@@ -260,6 +260,11 @@ def _explain_code(code: str) -> int:
     return 0
 
 
+MAX_SHOWN_PER_FILE = 50
+"""Text output shows this many diagnostics per file, then counts the rest (a hostile file can hold
+thousands); the summary line and JSON output count and list them all."""
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     if args.explain is not None:
         return _explain_code(args.explain)
@@ -283,8 +288,15 @@ def cmd_check(args: argparse.Namespace) -> int:
                                              + _plural(counts["warnings"], "warning"))["error"]
         print(json.dumps(report, indent=2))
     else:
+        shown: dict[str, int] = {}
         for diag in diags:
-            print(render_text(diag))
+            n = shown[diag.path] = shown.get(diag.path, 0) + 1
+            if n <= MAX_SHOWN_PER_FILE:
+                print(render_text(diag))
+        for path, n in shown.items():
+            if n > MAX_SHOWN_PER_FILE:
+                print(f"{path}: {n - MAX_SHOWN_PER_FILE} more diagnostics not shown "
+                      f"(--format json lists every one)")
         summary = f"checked {_plural(len(files), 'file')}: {_plural(counts['errors'], 'error')}, " \
                   f"{_plural(counts['warnings'], 'warning')}"
         if counts["notes"]:
