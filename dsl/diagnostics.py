@@ -180,6 +180,26 @@ def register(code: str, severity: str, summary: str) -> None:
     CODES[code] = (severity, summary)
 
 
+# code -> a longer explanation: what goes wrong, an example, and the fix (`provost check --explain`).
+EXPLANATIONS: dict[str, str] = {}
+
+
+def explain(code: str, text: str) -> None:
+    """Register the long explanation of a registered code (its summary stays the table's line)."""
+    EXPLANATIONS[code] = text.strip("\n")
+
+
+def explanation(code: str) -> str | None:
+    """What `provost check --explain CODE` prints, or None for an unknown code."""
+    code = code.strip().upper()
+    if code not in CODES:
+        return None
+    severity, summary = CODES[code]
+    text = EXPLANATIONS.get(code)
+    head = f"{code} ({severity}): {summary}"
+    return head + ("\n\n" + text if text else "") + "\n"
+
+
 def write_codes_table_markdown() -> str:
     """Render the registry as a markdown table, sorted by code, for the documentation."""
     rows = ["| Code | Severity | Meaning |", "| --- | --- | --- |"]
@@ -198,3 +218,10 @@ register("P005", "error", "file not found or unreadable")
 register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")
 register("P011", "error", "an IR document that is not a mapping (null, a list, a scalar)")
+explain("P011", """
+A YAML or JSON IR document is one mapping with `provost_ir` and `decls` (what `provost export`
+writes); a document that is `null`, a list or a single value holds no ruleset.
+
+    ~                      # error: an IR document is a mapping with provost_ir and decls, not null
+
+Fix: export the rules again (`provost export RULES --format yaml`), or write the mapping.""")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -48,6 +49,8 @@ class Ruleset:
     root_players: list | None = None
     count_rules: list = field(default_factory=list)
     _pos_files: dict | None = field(default=None, repr=False, compare=False)
+    # The variant's own declaration (its changes and their positions) when this is a variant.
+    variant_head: dict | None = None
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -361,6 +364,7 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     base.variant = head["name"]
     base.chain.append(where)
     base.count_rules += head.get("for_players") or []
+    base.variant_head = head
     return base, diags
 
 
@@ -375,9 +379,9 @@ def variant_base(head: dict, path: str, where: str | None = None,
                                  "variant '%s' extends itself through its bases" % head["name"])]
     base_path = _find_base(head["extends"], path)
     if base_path is None:
-        known = [os.path.basename(f)[:-len(".rules")].rsplit(".", 1)[-1] for f in _shipped_files()]
+        ref = str(head["extends"])
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
-                                 % (head["extends"], did_you_mean(head["extends"], sorted(set(known)))))]
+                                 % (ref, did_you_mean(ref, _base_names(path, ref))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags
@@ -387,6 +391,19 @@ def variant_base(head: dict, path: str, where: str | None = None,
         if any(d.severity == "error" for d in more):
             return None, diags
     return base, diags
+
+
+def _base_names(path: str, unlike: str = "") -> list[str]:
+    """What a variant could have meant to extend: shipped rulesets and the rule files beside it."""
+    stems = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
+    names = stems | {stem.rsplit(".", 1)[-1] for stem in stems}     # variants go by their own name
+    try:
+        folder = os.path.dirname(os.path.abspath(path))
+        names.update(f for f in os.listdir(folder)[:1000] if f.endswith((".rules",) + IR_SUFFIXES))
+        names.update(os.path.splitext(f)[0] for f in os.listdir(folder)[:1000] if f.endswith(".rules"))
+    except OSError:
+        pass
+    return sorted(names - {unlike})
 
 
 def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> list[Diagnostic]:
@@ -402,7 +419,8 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
 
     other = _find_base(name, path)
     if other is None:
-        return error("L002", "cannot find the variant '%s' named after 'with'" % name)
+        return error("L002", "cannot find the variant '%s' named after 'with'%s"
+                     % (name, did_you_mean(str(name), _base_names(path, str(name)))))
     ir, diags = parse_file(other)
     if ir is None or any(d.severity == "error" for d in diags):
         return diags or error("L002", "cannot read the variant '%s'" % name)
@@ -477,7 +495,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             if key is None:
                 phases = [k[1] for k in index if k[0] in ("phase", "setup", "final")]
                 err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
-                    % (ch["phase"], did_you_mean(ch["phase"], phases)))
+                    % (ch["phase"], did_you_mean(str(ch["phase"]), phases)))
                 continue
             phase = dict(rs.decls[index[key]])
             steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
@@ -528,6 +546,50 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
     return diags
 
 
+# ------------------------------------------------------------------ variants' errors in the variant
+_QUOTED = re.compile(r"'([^']+)'")
+
+
+def _change_names(ch: dict) -> set:
+    d = ch.get("decl") if isinstance(ch.get("decl"), dict) else {}
+    return {n for n in (ch.get("name"), d.get("name"), ch.get("phase"), ch.get("step")) if isinstance(n, str)}
+
+
+def _blame_the_variant(rs: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors a variant causes in its base's declarations (removing a counter the base still
+    uses, say) are reported in the variant, at the change that names what the message names
+    (else at the variant's first line), with a note at each place in the base.  An error the
+    base has on its own stays in the base: the base is checked alone only when this can matter."""
+    head = rs.variant_head
+    here = rs.chain[-1] if rs.chain else None
+    if head is None or len(rs.chain) < 2 or not any(d.severity == "error" and d.path != here for d in found):
+        return found
+    base_rs, _ = _resolve(rs.chain[-2])
+    from .checks import run_checks
+    own = set(run_checks(base_rs)) if base_rs is not None else set()
+    out: list[Diagnostic] = []
+    blamed: dict = {}
+    for d in found:
+        if d.severity != "error" or d.path == here or d in own:
+            out.append(d)
+            continue
+        names = set(_QUOTED.findall(d.message))
+        ch = next((c for c in head.get("changes") or [] if _change_names(c) & names), None)
+        pos = (ch or head).get("pos") or [1, 1]
+        key = (pos[0], pos[1], d.code)
+        if key not in blamed:
+            blamed[key] = [d]
+        else:
+            blamed[key].append(d)
+        out.append(Diagnostic(d.path, d.line, d.col, "note", d.code, "the base is affected here: %s" % d.message))
+    for (line, col, code), ds in blamed.items():
+        first = ds[0]
+        more = " (and %d more place%s)" % (len(ds) - 1, "s" if len(ds) > 2 else "") if len(ds) > 1 else ""
+        out.append(Diagnostic(here, line, col, "error", code, "this variant leaves %s broken at line %d: %s%s" % (
+            os.path.basename(first.path), first.line, first.message, more)))
+    return out
+
+
 # ------------------------------------------------------------------ public entry points
 def digest_of(decls: list[dict]) -> str:
     """The rules' digest: saves and logs name it, and a changed rule changes it.
@@ -540,7 +602,7 @@ def digest_of(decls: list[dict]) -> str:
 
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
     from .checks import run_checks
-    diags = diags + run_checks(rs)
+    diags = diags + _blame_the_variant(rs, run_checks(rs))
     rs.digest = digest_of(rs.decls)
     return diags
 

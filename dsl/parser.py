@@ -162,7 +162,7 @@ def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
         tok = e.token
         line, col = _position_of(e, tok, text)
         expected = _describe(e.accepts or e.expected)
-        msg = "unexpected %s; expected %s" % (_token_text(tok), expected)
+        msg = _in_our_words(e, tok, text, line) or "unexpected %s; expected %s" % (_token_text(tok), expected)
         return None, [Diagnostic(path, line, col, "error", "P100", msg)]
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
@@ -179,6 +179,41 @@ def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
         return None, [Diagnostic(path, 1, 1, "error", "P103", "expression nested too deeply")]
     except LarkError as e:  # pragma: no cover
         return None, [Diagnostic(path, 1, 1, "error", "P100", str(e).splitlines()[0])]
+
+
+def _code_line(lines: list[str], n: int) -> str:
+    """Line `n` (1-based) without its comment and trailing blanks."""
+    return lines[n - 1].split("#", 1)[0].rstrip() if 1 <= n <= len(lines) else ""
+
+
+def _previous_code_line(lines: list[str], before: int) -> int | None:
+    """The last line before line `before` that holds code, or None."""
+    for n in range(min(before, len(lines) + 1) - 1, 0, -1):
+        if _code_line(lines, n).strip():
+            return n
+    return None
+
+
+def _in_our_words(e: UnexpectedToken, tok: Token, text: str, line: int) -> str | None:
+    """The syntax errors a rule author makes most, said in the rule language's words (a block
+    missing after `NAME:`, a `:` missing at the end of a line that has a block), else None."""
+    expected = set(e.accepts or e.expected or ())
+    lines = text.split("\n")
+    if "_INDENT" in expected and tok.type != "_INDENT":
+        at = getattr(tok, "line", None) or line
+        prev = _previous_code_line(lines, at)
+        if prev is not None and _code_line(lines, prev).endswith(":"):
+            head = _code_line(lines, prev).strip()
+            return "expected an indented block after `%s` on line %d" % (head[-40:], prev)
+    if tok.type == "_INDENT":
+        # Reported at the end of the line before the indented block: the line that lacks its `:`.
+        head = _code_line(lines, line).strip()
+        if head and not head.endswith(":"):
+            return "missing `:` at the end of `%s`: the indented lines after it are its block" % head[-40:]
+    if tok.type == "_NL" and expected == {"COLON"}:
+        head = _code_line(lines, line).strip()
+        return "missing `:` at the end of `%s`" % head[-40:]
+    return None
 
 
 def _position_of(e: UnexpectedToken, tok: Token, text: str) -> tuple[int, int]:

@@ -27,6 +27,10 @@ MAX_BYTES = 1_000_000
 MAX_NESTING = 200
 """Deepest list/mapping nesting accepted in a YAML/JSON IR document."""
 
+MAX_ENTRIES = 10_000
+"""Most entries in one YAML list or mapping: a ruleset has a few hundred declarations; past this
+a hostile document (100k keys) is refused before it is built."""
+
 IR_SUFFIXES = (".json", ".yaml", ".yml")
 
 _BOM = b"\xef\xbb\xbf"
@@ -325,8 +329,15 @@ def _scan_yaml_events(name: str, text: str, loader=None) -> Diagnostic | None:
     import yaml
     depth = 0
     documents = 0
+    sizes = [0]          # entries so far in each open collection (a mapping counts keys and values)
+    node_events = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent, yaml.AliasEvent)
     for event in yaml.parse(text, Loader=loader or _yaml_loader()):
         mark = event.start_mark
+        if isinstance(event, node_events):
+            sizes[-1] += 1
+            if sizes[-1] > 2 * MAX_ENTRIES:
+                return _error(name, mark.line + 1, mark.column + 1, "P010",
+                              f"more than {MAX_ENTRIES} entries in one list or mapping")
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             return _error(name, mark.line + 1, mark.column + 1, "P010",
                           "YAML anchors and aliases are not allowed in IR documents",
@@ -336,11 +347,14 @@ def _scan_yaml_events(name: str, text: str, loader=None) -> Diagnostic | None:
             if documents > 1:
                 return _error(name, mark.line + 1, mark.column + 1, "P010",
                               "more than one YAML document in the file")
-        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            # a list counts from MAX_ENTRIES, so both kinds stop at MAX_ENTRIES entries
+            sizes.append(0 if isinstance(event, yaml.MappingStartEvent) else MAX_ENTRIES)
             depth += 1
             if depth > MAX_NESTING:
                 return _nesting_error(name, mark.line + 1, mark.column + 1)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            sizes.pop()
             depth -= 1
     return None
 

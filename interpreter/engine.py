@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, load_checked
 
 from . import nodes as N
@@ -35,6 +35,15 @@ register("E002", "error", "a saved game was played with other rules")
 register("E003", "error", "the rule file a saved game names is gone")
 register("E100", "error", "a rule failed while playing (a bad index, a missing value)")
 register("E101", "error", "a rule met a value of the wrong kind while playing")
+explain("E100", """
+A rule failed while the game was played, at the position shown: an index with no entry, a value
+out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or
+recursion that does not end), or a range or `multisets` result longer than MAX_LIST items.
+
+    repeat while held(coin) >= 0:
+        gain 1 coin        # error: the rules ran 100000 steps without asking anyone to decide
+
+Fix: make the loop's condition reachable, or keep the lists a rule builds small.""")
 
 
 class IllegalOption(ValueError):

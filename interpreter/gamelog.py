@@ -280,8 +280,15 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
         report.decisions, rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
 
 
+_DECISION_FIELDS = ("type", "n", "player", "option", "round", "phase")
+
+
 def _replay_decision(game, rec: dict, line: int, IllegalOption) -> None:
     what = "decision"
+    unknown = [k for k in rec if k not in _DECISION_FIELDS]
+    if unknown:
+        raise _Diverged(line, "decision: unknown field %s (a decision has %s)"
+                        % (json.dumps(unknown[0])[:80], ", ".join(_DECISION_FIELDS)), "R002")
     n = _field(rec, "n", int, line, what)
     player = _field(rec, "player", int, line, what)
     option = _field(rec, "option", str, line, what)

@@ -7,6 +7,8 @@ to change as their first argument: ``put x, port[n]``, ``take c, hand``.
 """
 from __future__ import annotations
 
+import math
+
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
@@ -184,12 +186,20 @@ def build_is_neutral(c, pos):
     return lambda g, player, who: who is not None and who >= g.s.humans
 
 
+# Beyond this many picks to go through, `combinations` is an error rather than a hang (a rule
+# picking 5 of 20 goes through 15,504).
+MAX_COMBINATIONS = 100_000
+
+
 @function("combinations")
 def build_combinations(c, pos):
     """The different ways to pick n items of a list (a multiset), each sorted: [1, 3, 3] -> [1, 3], [3, 3]."""
     from itertools import combinations
 
     def combos(g, player, xs, n):
+        if type(n) is int and n >= 0 and len(xs) >= n and math.comb(len(xs), n) > MAX_COMBINATIONS:
+            raise RuleRuntimeError("combinations of %d items taken %d at a time are more than %d to go through"
+                                   % (len(xs), n, MAX_COMBINATIONS), pos)
         seen: set = set()
         out = []
         for combo in combinations(sorted(xs), n):

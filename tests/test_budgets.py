@@ -27,6 +27,7 @@ CASES = {
     "loop_on_state": ("        repeat while held(coin) >= 0:\n            gain 1 coin", "10:9", "steps"),
     "huge_repeat": ("        repeat 999999:\n            gain 1 coin", "10:9", "steps"),
     "huge_range": ("        gain count([x for x in 1..held(coin) + 1000000]) coin", "10:32", "range"),
+    "combinations": ("        gain count(combinations([x for x in 1..40 + held(coin)], 20)) coin", "10:20", "combinations"),
     "multisets": ("        gain count(multisets([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 9 + held(coin))) coin",
                   "10:20", "multisets"),
 }

@@ -137,6 +137,6 @@ def test_the_diff_of_a_printing_says_how_many_tiles(capsys):
     from provost.tools.cli import main
     assert main(["diff", "caylus", "one_architect"]) == 0
     out = capsys.readouterr().out
-    was, now = out.split("was:", 1)[1].split("now:", 1)
-    assert "Architect (stone building): costs 1 stone, 1 food, worth 6 prestige, 2 tiles" in was
-    assert "Architect (stone building): costs 1 stone, 1 food, worth 6 prestige\n" in now
+    # the changed rule line by line: the base's line removed, the variant's added
+    assert "- Architect (stone building): costs 1 stone, 1 food, worth 6 prestige, 2 tiles\n" in out
+    assert "+ Architect (stone building): costs 1 stone, 1 food, worth 6 prestige\n" in out

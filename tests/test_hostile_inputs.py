@@ -52,3 +52,26 @@ def test_a_deeply_nested_log_line_is_an_input_error(tmp_path, capsys):
     log.write_text(header + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
     code, out, err = run(capsys, "replay", str(log))
     assert code == 1 and "g.jsonl:2:1: error: not a log record: JSON nested too deeply [R002]" in out + err
+
+
+def test_an_unknown_field_in_a_decision_is_an_input_error(tmp_path, capsys):
+    import json
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "caylus", "--players", "3", "--seed", "1", "--log", str(log))[0] == 0
+    lines = log.read_text().splitlines()
+    lines[1] = json.dumps(dict(json.loads(lines[1]), bogus=1))
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and 'g.jsonl:2:1: error: decision: unknown field "bogus"' in out + err
+
+
+def test_text_output_shows_fifty_diagnostics_a_file_and_counts_the_rest(tmp_path, capsys):
+    lines = ["game g:", "    score pp", "    rounds p", "resource pp", "phase p:", "    each player in players():"]
+    lines += ["        gain q%d pp" % i for i in range(300)]
+    path = tmp_path / "many.rules"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 1
+    assert out.count(": error: ") == 50
+    assert "%s: 250 more diagnostics not shown (--format json lists every one)" % path in out
+    assert "checked 1 file: 300 errors" in err

@@ -220,3 +220,17 @@ def test_codes_used_here_are_registered():
     for code in ("P001", "P002", "P003", "P004", "P005", "P010"):
         assert CODES[code][0] == "error"
     assert source.MAX_BYTES == 1_000_000 and source.MAX_NESTING == 200
+
+
+def test_a_mapping_with_a_hundred_thousand_keys_is_refused_fast():
+    text = "provost_ir: 1\n" + "".join("k%d: 1\n" % i for i in range(100_000))
+    start = time.perf_counter()
+    diag = only(load_ir_document("keys.yaml", text)[1])
+    assert time.perf_counter() - start < 5
+    assert where(diag) == ("P010", source.MAX_ENTRIES + 1, 1) and "entries" in diag.message
+
+
+def test_a_list_at_the_entry_limit_is_read():
+    text = "a:\n" + "- 1\n" * source.MAX_ENTRIES
+    obj, diags = load_ir_document("list.yaml", text)
+    assert diags == [] and len(obj["a"]) == source.MAX_ENTRIES

@@ -18,16 +18,43 @@ the check makes no false claims about them.
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import model
 
 register("T217", "error", "a context name (self, slot, target, worker, player) where nothing binds it")
 register("T218", "error", "a value of a kind an operator, function or statement cannot take")
 register("T219", "error", "something only the acting player has, used where no player is acting")
 
+explain("T217", """
+`self` and `slot` exist while a space or building works, `target` in a trigger whose event
+concerns a space, `worker` in a building's owner bonus, `player` where a player is acting.
+
+    phase income:
+        gain slot coin     # error: 'slot' is not defined here
+
+Fix: use the name inside the declaration that binds it, or pass the value as a parameter.""")
+explain("T218", """
+An operator, function or statement met a value it cannot use: a number where a list is needed,
+a resource name where a number is needed, and so on.  The kinds are numbers, lists, names
+(resources, spaces, enum values) and none.
+
+    for q in 7:            # error: 'for' needs a list to go through, not a number
+    gain abs(food) pp      # error: 'abs' needs a number, not a name
+
+Fix: `for q in 1..7:`, `gain held(food) pp`.""")
+explain("T219", """
+A phase, the setup and the final scoring run with no player acting, so what belongs to the
+acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
+
+    phase tally:
+        gain 1 pp          # error: 'gain' is done by the acting player, and no player is acting
+
+Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `COUNTER of PLAYER`.""")
+
 NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
 SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
-LISTS = (LIST, SYMS)
+NUMS = "a list of numbers"              # a range, [1, 2]
+LISTS = (LIST, SYMS, NUMS)
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _CONTEXT = ("self", "slot", "target", "worker", "player")
@@ -37,7 +64,7 @@ _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "
 _PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
 
 
-NOT_NUMBER = (LIST, SYMS, SYM, NONE)
+NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE)
 NOT_LIST = (NUM, NONE, SYM)
 
 
@@ -59,7 +86,7 @@ def _union(a: str, b: str) -> str:
 def _combine(op: str, a: str, b: str) -> str | None:
     """The kind of `a OP b` for single kinds, or None when Python would raise."""
     if op in _ORDER:
-        ok = a != NONE and (a == b or a in LISTS and b in LISTS)
+        ok = a != NONE and (a == b or a in LISTS and b in LISTS and {a, b} != {SYMS, NUMS})
         return NUM if ok else None
     if a == NUM and b == NUM:
         return NUM
@@ -109,7 +136,8 @@ class _Check:
         self.out: list[Diagnostic] = []
         self.i = 0
         self.acting = _acting_effects()
-        self._let_kinds: dict[str, str] = {}
+        self._let_kinds: dict = {}
+        self._effect_needs: dict = {}
         self.seen = 0
 
     def diag(self, node, code, message):
@@ -174,6 +202,8 @@ class _Check:
         s = st.get("s")
         if s == "call":
             name = st["name"]
+            if name in self.sym.effects and scope.context is not None:
+                self.effect_call(st, name, scope)
             if name in self.acting and name not in self.sym.effects and not scope.has("player"):
                 self.diag(st, "T219", "'%s' is done by the acting player, and no player is acting here "
                           "(put it inside 'each player in ...', 'turns' or 'as')" % name)
@@ -240,6 +270,27 @@ class _Check:
         elif s in ("step", "block", "entry"):
             self.block(st.get("body"), scope)
         return scope
+
+    def effect_call(self, st, name, scope):
+        """An effect runs in its caller's context: what its body needs that the caller lacks (a
+        player, `self`...) is reported at the call."""
+        d = self.sym.effects[name]
+        key = (name, scope.context)
+        found = self._effect_needs.get(key)
+        if found is None:
+            self._effect_needs[key] = ()              # an effect reaching itself (C802): nothing more
+            saved_out, saved_i = self.out, self.i
+            self.out = []
+            try:
+                self.block(d.get("body"), _Scope({p: ANY for p in d.get("params") or ()}, scope.context))
+                found = tuple(x for x in self.out if x.code in ("T217", "T219"))
+            finally:
+                self.out, self.i = saved_out, saved_i
+            self._effect_needs[key] = found
+        if found:
+            first = found[0]
+            self.diag(st, first.code, "effect '%s' cannot run here: %s (line %d of the effect)"
+                      % (name, first.message, first.line))
 
     def arg(self, a, scope):
         if a.get("e") == "amount":
@@ -350,7 +401,9 @@ class _Check:
 
     def e_list(self, e, scope):
         kinds = [self.expr(x, scope) for x in e["items"]]
-        return SYMS if kinds and all(k == SYM for k in kinds) else LIST
+        if kinds and all(k == SYM for k in kinds):
+            return SYMS
+        return NUMS if kinds and all(k == NUM for k in kinds) else LIST
 
     def e_dict(self, e, scope):
         for _, v in e["items"]:
@@ -362,7 +415,7 @@ class _Check:
             k = self.expr(e[key], scope)
             if _may(k, NOT_NUMBER):
                 self.diag(e[key], "T218", "a range goes between numbers, not %s" % _show(k))
-        return LIST
+        return NUMS
 
     def e_comp(self, e, scope):
         self.iterable(e["iter"], scope, "a list comprehension")
@@ -429,16 +482,16 @@ class _Check:
                 self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, _show(first)))
             elif fn == "sum" and first == SYMS:
                 self.diag(e["args"][0], "T218", "'sum' adds numbers, not %s" % first)
-            if fn in ("max", "min", "first") and first == SYMS:
-                return SYM
-            return SYMS if fn == "distinct" and first == SYMS else _LIST_FUNCS[fn]
+            if fn in ("max", "min", "first") and first in (SYMS, NUMS):
+                return SYM if first == SYMS else NUM
+            return first if fn == "distinct" and first in (SYMS, NUMS) else _LIST_FUNCS[fn]
         if fn == "abs":
             if _may(first, NOT_NUMBER):
                 self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % _show(first))
             return NUM
         if fn == "held":
             a = e["args"][0]
-            if _may(first, (NUM, LIST, SYMS, NONE)):
+            if _may(first, (NUM, LIST, SYMS, NUMS, NONE)):
                 self.diag(a, "T218", "'held' needs a resource, not %s" % _show(first))
             elif a.get("e") == "name" and a["id"] not in scope.locals \
                     and self.sym.kind(a["id"]) in ("space", "building", "category", "enum value"):
@@ -447,7 +500,7 @@ class _Check:
         if fn == "owned_tiles" and _may(first, NOT_NUMBER):
             self.diag(e["args"][0], "T218", "'owned_tiles' needs a player, not %s" % _show(first))
             return LIST
-        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NONE)):
+        if fn == "occupants" and _may(first, (NUM, LIST, SYMS, NUMS, NONE)):
             self.diag(e["args"][0], "T218", "'occupants' needs a space, not %s" % _show(first))
             return LIST
         if fn in ("owned_tiles", "occupants", "tagged", "multisets", "combinations", "piece_values"):
@@ -463,8 +516,8 @@ class _Check:
             self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
         elif k in LISTS and _may(key, NOT_NUMBER):
             self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % _show(key))
-        if k == SYMS and key == NUM:
-            return SYM
+        if k in (SYMS, NUMS) and key == NUM:
+            return SYM if k == SYMS else NUM
         return ANY
 
     def e_attr(self, e, scope):

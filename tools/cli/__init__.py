@@ -104,10 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "declarations are those of the rule file it was exported from (its 'source' key), "
                     "so those diagnostics name that rule file; errors in the IR document itself (syntax, "
                     "schema) name the IR file.")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for " + ", ".join(CHECK_SUFFIXES))
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files, or folders searched for " + ", ".join(CHECK_SUFFIXES))
+    p.add_argument("--explain", metavar="CODE", help="print what a diagnostic code means, with an example and the fix")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, check_parser=p)
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -335,7 +336,28 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _explain_code(code: str) -> int:
+    import provost.dsl.checks  # noqa: F401 - registers the check codes
+    import provost.dsl.schema  # noqa: F401 - and the schema's
+    import provost.interpreter.engine  # noqa: F401 - and the engine's
+    from provost.dsl.diagnostics import CODES, explanation
+    text = explanation(code)
+    if text is None:
+        raise UsageError("unknown diagnostic code '%s'%s" % (code, did_you_mean(code.strip().upper(), sorted(CODES))))
+    sys.stdout.write(text)
+    return 0
+
+
+MAX_SHOWN_PER_FILE = 50
+"""Text output shows this many diagnostics per file, then counts the rest (a hostile file can hold
+thousands); the summary line and JSON output count and list them all."""
+
+
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.explain is not None:
+        return _explain_code(args.explain)
+    if not args.paths:
+        args.check_parser.error("check needs a PATH (a rule file, an IR file or a folder), or --explain CODE")
     files, diags = collect_files(args.paths)
     if files:
         check_file = _attr(_loader("check"), "check_file", "check")
@@ -354,8 +376,15 @@ def cmd_check(args: argparse.Namespace) -> int:
                                              + _plural(counts["warnings"], "warning"))["error"]
         print(json.dumps(report, indent=2))
     else:
+        shown: dict[str, int] = {}
         for diag in diags:
-            print(render_text(diag))
+            n = shown[diag.path] = shown.get(diag.path, 0) + 1
+            if n <= MAX_SHOWN_PER_FILE:
+                print(render_text(diag))
+        for path, n in shown.items():
+            if n > MAX_SHOWN_PER_FILE:
+                print(f"{path}: {n - MAX_SHOWN_PER_FILE} more diagnostics not shown "
+                      f"(--format json lists every one)")
         summary = f"checked {_plural(len(files), 'file')}: {_plural(counts['errors'], 'error')}, " \
                   f"{_plural(counts['warnings'], 'warning')}"
         if counts["notes"]:
