@@ -58,6 +58,7 @@ LISTS = (LIST, SYMS, NUMS)
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _CONTEXT = ("self", "slot", "target", "worker", "player")
+_NUMBERED_EVENTS = {"round_start", "round_end"}     # their `target` is a number (dsl/primitives.py EVENTS)
 # Functions whose argument must be a list (or something iterable) and what they give.
 _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "distinct": LIST,
                "rank_by": LIST}
@@ -160,6 +161,8 @@ class _Check:
             else:
                 context = None                  # the game's tiebreak is per player; others vary
             params = {p: ANY for p in d.get("params") or ()}
+            if kind == "trigger" and d.get("event") in _NUMBERED_EVENTS:
+                params["target"] = NUM          # the round's number, not a space's name
             scope = _Scope(params, context)
             if kind == "table":
                 self.entries(d.get("entries") or [], scope)

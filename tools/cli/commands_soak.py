@@ -37,19 +37,31 @@ def run_soak(args: argparse.Namespace) -> int:
 
     rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     lo, hi = rs.game().get("players") or [1, 8]
-    counts = args.players or list(range(lo, hi + 1))
-    for n in counts:
-        problem = players_out_of_range(rs, n)
+    # Each count plays its own rules (a variant's `for_players` rules for that count).
+    rules = {}
+    for n in args.players or range(lo, hi + 1):
+        try:
+            rules[n] = load_rules(args.ruleset, args.variant, n)
+            problem = players_out_of_range(rules[n], n)
+        except UsageError as e:
+            problem = str(e)
         if problem:
-            raise UsageError(problem)
-    invariants = InvariantChecker(Game.new(rs, players=counts[0], seed=args.seed)).names()
+            if args.players:
+                raise UsageError(problem)
+            rules.pop(n, None)          # a count these rules do not cover: not soaked by default
+    if not rules:
+        raise UsageError("no player count of %s can be played" % args.ruleset)
+    counts = sorted(rules)
+    invariants = InvariantChecker(Game.new(rules[counts[0]], players=counts[0], seed=args.seed)).names()
     work = soak.tasks(counts, args.seeds, args.seed, args.greedy)
     progress = None
     if sys.stderr.isatty() and args.format == "text":
         def progress(i, total):
             print("\r%d/%d games" % (i, total), end="" if i < total else "\n", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    records = soak.soak(rs, work, args.jobs, progress)
+    records = []
+    for n in counts:
+        records += soak.soak(rules[n], [w for w in work if w[0] == n], args.jobs, progress)
     wall = time.perf_counter() - t0
     failed = [r for r in records if not r["ok"]]
     diags = [violation_diagnostic(Violation(**_fields(r["violation"])), r["seed"]) for r in failed if "violation" in r]
