@@ -6,6 +6,7 @@ stage only runs when the ones before it produced no errors.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -643,10 +644,45 @@ def load_ruleset(ruleset: str, variant: str | None = None,
     return exported, diags
 
 
+# Rulesets loaded by name or path in this process: (name or path, variant, players, working dir)
+# -> (the content digest of every file they were built from, the ruleset).  Parsing and checking
+# take 80-400 ms; a script that calls Game.new("caylus") in a loop pays that once.
+_CHECKED: dict = {}
+
+
+def _files_digest(rs: Ruleset) -> str | None:
+    """One digest of the contents of every file RS was built from, None when one is unreadable."""
+    files = set(rs.chain) | set(rs.files)
+    for steps in rs.step_files.values():
+        files |= set(steps.values())
+    h = hashlib.sha256()
+    for path in sorted(files):
+        try:
+            with open(path, "rb") as f:
+                h.update(path.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+        except OSError:
+            return None
+    return h.hexdigest()
+
+
 def load_checked(ruleset: str, variant: str | None = None, players: int | None = None) -> Ruleset:
     """For the engine: a resolved, checked ruleset, or RulesError.  ``variant`` may name several
     variants (``kings_favor+express``) and ``players`` picks the rules for that player count
-    (`provost.dsl.compose`)."""
+    (`provost.dsl.compose`).  Loaded once per process while its files are unchanged; each call
+    returns its own copy of the Ruleset record (the declarations are shared: treat them as
+    read-only, or copy them as `provost.dsl.overrides.with_settings` does)."""
+    key = (ruleset, variant, players, os.getcwd())
+    hit = _CHECKED.get(key)
+    if hit is not None and _files_digest(hit[1]) == hit[0]:
+        return copy.copy(hit[1])
+    rs = _load_checked(ruleset, variant, players)
+    digest = _files_digest(rs)
+    if digest is not None:
+        _CHECKED[key] = (digest, rs)
+    return copy.copy(rs)
+
+
+def _load_checked(ruleset: str, variant: str | None, players: int | None) -> Ruleset:
     from .compose import is_composed
     if is_composed(variant, players):
         rs, diags = load_composed(ruleset, variant, players)
