@@ -14,11 +14,9 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 
-from .declarations import build_ir
+from . import derived
 from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
-from .parser import parse_text
 from .source import IR_SUFFIXES, is_bare_name, load_ir_document, not_a_mapping, read_source
-from .to_ir import tree_to_raw
 
 register("L001", "error", "unknown ruleset or variant")
 register("L002", "error", "variant base cannot be found")
@@ -138,6 +136,14 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
         from .schema import validate_ir
         schema_diags = validate_ir(doc, path, text)
         return (None if schema_diags else doc), diags + schema_diags
+    ir = derived.parsed_ir(text)
+    if ir is not None:
+        return ir, diags
+    # The parser and the IR builder (Lark and the grammar: about 40 ms to import) are loaded only
+    # for text that is not in the cache.
+    from .declarations import build_ir
+    from .parser import parse_text
+    from .to_ir import tree_to_raw
     tree, more = parse_text(text, path)
     diags += more
     if tree is None:
@@ -147,6 +153,8 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
     diags += more
     from .schema import validate_ir
     diags += validate_ir(ir, path, None)
+    if not diags:
+        derived.keep_parsed_ir(text, ir)
     return ir, diags
 
 
@@ -602,8 +610,12 @@ def digest_of(decls: list[dict]) -> str:
 
 
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
-    from .checks import run_checks
-    diags = diags + _blame_the_variant(rs, run_checks(rs))
+    found = derived.checked(rs)
+    if found is None:
+        from .checks import run_checks
+        found = _blame_the_variant(rs, run_checks(rs))
+        derived.keep_checked(rs, found)
+    diags = diags + found
     rs.digest = digest_of(rs.decls)
     return diags
 

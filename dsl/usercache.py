@@ -1,6 +1,7 @@
 """Files provost keeps in the user's own cache directory, and only there.
 
-What is cached (the grammar's parse tables, compiled rules) is derived data: losing it costs
+What is cached (the grammar's parse tables; the IR and check results of rule files, `derived`)
+is derived data: losing it costs
 time, trusting a planted copy would cost correctness or worse.  So a cached file is read only
 when its directory and the file belong to this user and nobody else can write them, it is never
 reached through a symbolic link, it is written to a temporary file and renamed into place

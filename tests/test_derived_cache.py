@@ -1,0 +1,63 @@
+"""Parsed IR and check results come back from the user's cache only when nothing they depend on changed."""
+import glob
+import json
+import os
+
+import pytest
+
+from provost.dsl import derived, loader
+
+RULE_FILES = sorted(glob.glob(os.path.join(loader.shipped_dir(), "**", "*.rules"), recursive=True))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PROVOST_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PROVOST_NO_CACHE", raising=False)
+    return tmp_path / "cache"
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=os.path.basename)
+def test_rules_from_the_cache_are_the_rules_computed_afresh(cache, path):
+    cold, cold_diags = loader.load(path)
+    assert list(cache.iterdir()), "the clean results were kept"
+    warm, warm_diags = loader.load(path)
+    # The checks must not have changed the declarations they read: the warm load skips them.
+    assert json.dumps(warm.decls, sort_keys=True) == json.dumps(cold.decls, sort_keys=True)
+    assert warm.digest == cold.digest
+    assert warm_diags == cold_diags
+
+
+def test_an_edit_is_parsed_and_checked_again(cache, tmp_path):
+    path = tmp_path / "caylus.rules"
+    text = open(loader.resolve_path("caylus")).read()
+    path.write_text(text)
+    assert loader.check_file(str(path)) == loader.check_file(str(path))
+    path.write_text(text + "\nthis is not a declaration\n")
+    found = loader.check_file(str(path))
+    assert any(d.severity == "error" for d in found)
+
+
+def test_a_damaged_or_foreign_cache_file_is_ignored(cache, tmp_path):
+    path = loader.resolve_path("caylus")
+    expected = loader.check_file(path)
+    for f in cache.iterdir():
+        f.write_text('{"decls": "not a list"' if f.name.startswith("ir-") else '[{"path": 1}]')
+    assert loader.check_file(path) == expected
+
+
+def test_no_cache_means_nothing_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("PROVOST_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PROVOST_NO_CACHE", "1")
+    loader.check_file(loader.resolve_path("ys"))
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_key_follows_the_code(cache):
+    before = derived._name("ir", "text")
+    derived.code_digest.cache_clear()
+    try:
+        assert derived._name("ir", "text") == before       # the same code, the same key
+        assert derived._name("ir", "other text") != before
+    finally:
+        derived.code_digest.cache_clear()
