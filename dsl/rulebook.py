@@ -303,7 +303,7 @@ body{font-family:Georgia,serif;max-width:60em;margin:2em auto;padding:0 1em;line
 h1{border-bottom:2px solid #8a6d3b}h2{color:#5a3d1b;border-bottom:1px solid #ddd;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;
 vertical-align:top;text-align:left}th{background:#f4ecd8}nav{background:#faf7ef;padding:.5em 1em;border:1px solid #e5dcc3}
-pre{background:#f7f7f7;padding:.8em;overflow-x:auto}ul{margin:.2em 0}nav li.l3{margin-left:1.5em}
+pre{background:#f7f7f7;padding:.8em;overflow-x:auto}img{max-width:100%}ul{margin:.2em 0}nav li.l3{margin-left:1.5em}
 """
 
 
@@ -319,7 +319,9 @@ def to_html(md: str, title: str) -> str:
         if tok.type == "heading_open":
             anchor = "s%d" % len(toc)
             tok.attrSet("id", anchor)
-            toc.append((int(tok.tag[1]), anchor, tokens[k + 1].content))
+            # The heading's text as read (escapes undone), not its Markdown source.
+            text = "".join(c.content for c in tokens[k + 1].children or () if c.type in ("text", "code_inline"))
+            toc.append((int(tok.tag[1]), anchor, text))
     body = mdit.renderer.render(tokens, mdit.options, {})
     nav = ['<nav><strong>Contents</strong>\n<ul>']
     for level, anchor, text in toc:

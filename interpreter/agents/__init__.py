@@ -67,12 +67,13 @@ def make_agent(name: str, seed: int = 0, seat: int = 0) -> Agent:
     return cls(seed, seat)
 
 
-def play_game(game, agents, log=None, max_decisions: int | None = None, after=None):
+def play_game(game, agents, log=None, max_decisions: int | None = None, after=None, before=None):
     """Play ``game`` to the end (or ``max_decisions`` more decisions) with one agent per seat.
 
     ``log`` (a ``gamelog.GameLogWriter``) records every decision and, when the game
-    is over, the result.  ``after(game, player, option)`` is called after each decision
-    (tests check invariants there).  Returns the game.
+    is over, the result.  ``before(game, player)`` is called when a player is to decide, before
+    its agent chooses; ``after(game, player, option)`` after each decision (tests check
+    invariants there).  Returns the game.
     """
     n = 0
     watchers = [a for a in agents if hasattr(a, "saw")]
@@ -82,6 +83,8 @@ def play_game(game, agents, log=None, max_decisions: int | None = None, after=No
         player = game.current_player()
         if player is None:
             raise RuntimeError("the game is not finished but nobody is to decide")
+        if before is not None:
+            before(game, player)
         option = agents[player].choose(game, player)
         rnd, phase = game.s.round, game.s.phase
         if watchers:                 # humans see the moves they may know of (boardview.who_sees)

@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare", metavar="X", help="also play X (a variant of RULESET, a shipped game or any rule file) "
                    "on the same seeds and report the differences, paired by seed")
     p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
+    p.add_argument("--report", metavar="FILE.html",
+                   help="write one page for a designer: question, settings, findings, plots, tables")
+    p.add_argument("--question", metavar="TEXT", help="the question the --report page answers")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
     p.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
     p.add_argument("--check-invariants", action="store_true",

@@ -2,13 +2,20 @@
 
     provost sim RULESET [--variant V] [--players N] --games G [--jobs J] [--seed S]
                         [--agents a,b,...] [--format text|json] [--compare X]
-                        [--plot FILE.png] [--backend local|ray] [--address ADDR] [--check-invariants]
+                        [--plot FILE.png] [--report FILE.html [--question TEXT]]
+                        [--backend local|ray] [--address ADDR] [--check-invariants]
 
 Game ``i`` uses seed ``S + i`` (replay it alone with ``provost play RULESET --seed S+i``);
 agents are given as for ``provost play`` (a short list repeats its last name; ``human`` is
 refused).  The report (``provost.tools.sim.report`` documents every counting rule): win rate by
 seat and by agent with Wilson 95% intervals, scores by seat, game length, buildings built and
-used, final resources, per-player zones at the end and option frequencies.
+used, final resources, per-player zones at the end and option frequencies; and the designer
+figures (``provost.tools.sim.metrics``): seat advantage, the options that go with winning, lead
+changes, final margin and the branching factor by round, each with its interval.
+
+``--report FILE.html`` writes one self-contained page (``provost.tools.sim.html_report``): the
+question (``--question``, or one read off the command), the settings, what is significant in
+sentences, the plots (with matplotlib) and the tables.
 
 ``--format json`` prints one JSON object.  Everything but its ``timing`` key is the same for
 the same seeds whatever ``--jobs`` and ``--backend``.  With ``--compare X`` (a variant of RULESET, a shipped game or any rule file) the object is
@@ -37,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -113,6 +121,9 @@ def run_sim(args: argparse.Namespace) -> int:
         except PlotUnavailable as e:
             raise UsageError(str(e)) from None
         check_writable(plot_path)     # before the games, not after them
+    report_path = getattr(args, "report", None)
+    if report_path:
+        check_writable(report_path)
     if backend_name == "ray":
         try:
             RayBackend.import_ray()
@@ -192,6 +203,15 @@ def run_sim(args: argparse.Namespace) -> int:
         except OSError as e:
             raise cannot_write(plot_path, e) from None
 
+    if report_path:
+        from provost.tools.sim.html_report import render_report
+        page = render_report(out, getattr(args, "question", None), "provost " + shlex.join(sys.argv[1:]))
+        try:
+            with open(report_path, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise cannot_write(report_path, e) from None
+
     if args.format == "json":
         print(json.dumps(out))
     else:
@@ -205,6 +225,8 @@ def run_sim(args: argparse.Namespace) -> int:
             timing["decisions_per_s"]))
         if plot_path:
             lines.append("plot: %s" % plot_path)
+        if report_path:
+            lines.append("report: %s" % report_path)
         print("\n".join(lines))
     if interrupted:
         print("provost: sim interrupted: %d of %d games finished" % (played, total), file=sys.stderr)

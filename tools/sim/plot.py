@@ -108,4 +108,73 @@ def write_plot(path: str, reports: list[dict], differences: dict | None = None) 
     fig.suptitle("%s, %d players, seeds %d..%d" % (
         " vs ".join(_title(r) for r in reports), humans, reports[0]["seed"],
         reports[0]["seed"] + reports[0]["requested"] - 1))
-    fig.savefig(path)
+    _save(fig, path)
+
+
+def _save(fig, path) -> None:
+    """To a file named PATH (its extension picks the format), or PNG into a binary stream."""
+    fig.savefig(path, format=None if isinstance(path, str) else "png")
+
+
+COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52"]
+
+
+def write_designer_plot(path, reports: list[dict], top: int = 12) -> None:
+    """The designer figures of one report or two: seat advantage, the options that go most with
+    winning or losing, and the branching factor by round."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(11, 8.4), dpi=100, layout="constrained")
+    (ax_seat, ax_branch), (ax_opt, ax_margin) = fig.subplots(2, 2)
+    k = len(reports)
+    for j, rep in enumerate(reports):
+        colour, d = COLOURS[j % len(COLOURS)], rep["designer"]
+        offset = (j - (k - 1) / 2) * 0.25
+        for e in d["seat_advantage"]:
+            wr = e["win_rate_vs_fair"]
+            if wr["diff"] is None:
+                continue
+            lo, hi = wr["ci95"]
+            ax_seat.errorbar([e["seat"] + offset], [100 * wr["diff"]],
+                             yerr=[[100 * (wr["diff"] - lo)], [100 * (hi - wr["diff"])]],
+                             fmt="o", color=colour, capsize=4, label=_title(rep) if e["seat"] == 0 else None)
+        rounds = d["branching"]["by_round"]
+        ax_branch.plot([e["round"] for e in rounds], [e["mean"] for e in rounds], "o-", color=colour,
+                       label=_title(rep))
+        lc, fm = d["lead_changes"], d["final_margin"]
+        for x, m in ((0, lc), (1, fm)):
+            if m["mean"] is not None:
+                ax_margin.errorbar([x + offset], [m["mean"]], yerr=[[m["mean"] - m["ci95"][0]], [m["ci95"][1] - m["mean"]]],
+                                   fmt="s", color=colour, capsize=4, label=_title(rep) if x == 0 else None)
+    ax_seat.axhline(0, color="grey", lw=1)
+    ax_seat.set_xticks(range(reports[0]["players"]))
+    ax_seat.set_xticklabels(["seat %d\n%s" % (e["seat"], e["agent"]) for e in reports[0]["designer"]["seat_advantage"]])
+    ax_seat.set_ylabel("win rate - 1/players (points)")
+    ax_seat.set_title("Seat advantage, 95% Wilson interval", fontsize="medium")
+    ax_seat.legend(loc="best", fontsize="small")
+    ax_branch.set_xlabel("round")
+    ax_branch.set_ylabel("legal options per decision (mean)")
+    ax_branch.set_title("Branching factor by round", fontsize="medium")
+    ax_branch.legend(loc="best", fontsize="small")
+    ax_margin.set_xticks([0, 1])
+    ax_margin.set_xticklabels(["lead changes per game", "final margin (best - second)"])
+    ax_margin.set_title("How decisive games are (mean, 95% t interval)", fontsize="medium")
+    ax_margin.legend(loc="best", fontsize="small")
+    # The options of the first report that go most with winning or losing.
+    rows = sorted(reports[0]["designer"]["options_and_winning"]["options"], key=lambda e: -abs(e["diff"] or 0))[:top]
+    rows.sort(key=lambda e: e["diff"] or 0)
+    for y, e in enumerate(rows):
+        lo, hi = e["ci95"]
+        colour = "#C44E52" if e["significant"] else "#4C72B0"
+        ax_opt.errorbar([100 * e["diff"]], [y], xerr=[[100 * (e["diff"] - lo)], [100 * (hi - e["diff"])]],
+                        fmt="o", color=colour, capsize=3)
+    ax_opt.axvline(0, color="grey", lw=1)
+    ax_opt.set_yticks(range(len(rows)))
+    ax_opt.set_yticklabels([e["option"] for e in rows], fontsize="small")
+    ax_opt.set_xlabel("winners' share - others' share (points)")
+    ax_opt.set_title("Options and winning, %s (red: significant)" % _title(reports[0]), fontsize="medium")
+    for ax in (ax_seat, ax_branch, ax_opt, ax_margin):
+        ax.grid(alpha=0.3)
+    fig.suptitle("Designer figures: %s" % " vs ".join(_title(r) for r in reports))
+    _save(fig, path)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .metrics import DesignerMetrics, render_designer_text
 from .stats import Moments, mean_difference, paired_difference, rate_difference, rnd, wilson
 
 class Aggregate:
@@ -61,6 +62,7 @@ class Aggregate:
         self.digests: set[str] = set()
         # seed -> (scores, winners, rounds, decisions): the two sides of a comparison pair up by seed.
         self.by_seed: dict[int, tuple] = {}
+        self.designer = DesignerMetrics(self.deciding, self.labels)
 
     # ------------------------------------------------------------ adding a game
     def add(self, r: dict) -> None:
@@ -81,6 +83,7 @@ class Aggregate:
             self.histograms[seat][score] += 1
         self.rounds.add(r["rounds"])
         self.decisions.add(r["decisions"])
+        self.designer.add(r)
         for name, values in r["resources"].items():
             ms = self.resources.setdefault(name, [Moments() for _ in range(self.seats)])
             for seat, v in enumerate(values):
@@ -160,6 +163,7 @@ class Aggregate:
                           "used": self._per_game(self.used, self.used_games)},
             "options": {"verbs": self._per_game(self.verbs), "choices": self._per_game(self.options, self.option_games)},
             "zones": zones,
+            "designer": self.designer.to_dict(self.wins, self.games),
         }
 
 
@@ -320,6 +324,8 @@ def render_text(rep: dict) -> list[str]:
         args = by_verb.get(verb, [])
         head = "  %-10s %7.2f" % (verb, v["per_game"])
         out += _wrap(head + ("  " if args else ""), args[:12] + (["..."] if len(args) > 12 else []))
+    if rep.get("designer") and rep["games"]:
+        out += render_designer_text(rep["designer"])
     return out
 
 

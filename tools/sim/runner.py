@@ -131,20 +131,26 @@ def play_one(spec: SimSpec, index: int) -> dict:
 
     ``{"game", "seed", "digest", "scores", "neutral_scores", "winners", "rounds", "decisions",
     "resources": {name: per seat}, "options": {key: count}, "buildings": {"built"|"used": {kind: count}},
-    "zones": {zone: per seat sorted items}}``,
+    "zones": {zone: per seat sorted items}}`` and the designer figures of ``metrics.GameWatcher``,
     or, if the engine raised, ``{"game", "seed", "digest", "decisions", "error": "Type: message"}``.
     """
     from provost.interpreter.agents import make_agent, play_game
     from provost.interpreter.engine import Game
 
+    from .metrics import GameWatcher
+
     seed = spec.seed + index
     counts: dict[str, int] = {}
 
-    checker = None
+    checker = watcher = None
+
+    def before(game, player):
+        watcher.before(game, player)
 
     def after(game, player, option):
         k = option_key(option)
         counts[k] = counts.get(k, 0) + 1
+        watcher.after(game, player, k)
         if checker is not None:
             checker.check(game)
 
@@ -157,10 +163,11 @@ def play_one(spec: SimSpec, index: int) -> dict:
             checker.check(game)
         # Neutral seats (labelled NEUTRAL) never decide: the rules play them.
         agents = [make_agent(name, seed, seat) for seat, name in enumerate(spec.agents[:spec.players])]
-        play_game(game, agents, after=after)
+        watcher = GameWatcher(game)
+        play_game(game, agents, before=before, after=after)
         return {"game": index, "seed": seed, "digest": spec.rules.digest, **game.result(),
                 "resources": _resources(game), "options": counts, "buildings": _buildings(game, counts),
-                "zones": _player_zones(game)}
+                "zones": _player_zones(game), **watcher.record()}
     except Exception as exc:  # noqa: BLE001 - an engine or agent bug, reported in the sim's errors
         return {"game": index, "seed": seed, "digest": spec.rules.digest,
                 "decisions": game.s.decisions if game is not None else 0,
