@@ -121,3 +121,20 @@ def test_a_hostile_title_cannot_inject_markup(capsys, tmp_path):
 def test_report_to_an_unwritable_place_fails_before_playing(capsys, tmp_path):
     code, _, err = run(capsys, "sim", "caylus", "--games", "1000000", "--report", str(tmp_path / "no" / "r.html"))
     assert code == 2 and "cannot write" in err
+
+
+def test_sweep_report_page(capsys, tmp_path):
+    html5lib = pytest.importorskip("html5lib")
+    page = tmp_path / "sweep.html"
+    code, text, err = run(capsys, "sweep", "caylus", "--set", "start_money=5,9", "--games", "6", "--report", str(page))
+    assert code == 0, err
+    assert "report: %s" % page in text
+    body = page.read_text()
+    html5lib.HTMLParser(strict=True).parse(body)
+    assert "What changes in caylus when start_money is 5 or 9?" in body
+    assert "start_money=9 vs start_money=5" in body and "seat 0 score" in body
+    try:
+        import matplotlib  # noqa: F401
+        assert body.count("data:image/png;base64,") == 1
+    except ImportError:
+        assert "No plots" in body

@@ -171,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--plot", metavar="FILE.png", help="one panel per metric: differences with intervals")
+    p.add_argument("--report", metavar="FILE.html", help="write the sweep as one HTML page")
+    p.add_argument("--question", metavar="TEXT", help="the question the --report page answers")
     p.set_defaults(func=_dispatch("sweep", "provost.tools.cli.commands_sweep", "run_sweep"))
 
     p = sub.add_parser("train", parents=[common], help="fit the policy agent to greedy's choices for a ruleset")

@@ -2,22 +2,25 @@
 
     provost sweep RULESET --set NAME=V1,V2,... [--set ...] [--games G] [--variant V]
                           [--players N] [--agents a,b,...] [--jobs J] [--seed S]
-                          [--format text|json] [--plot FILE.png]
+                          [--format text|json] [--plot FILE.png] [--report FILE.html [--question TEXT]]
 
 Targets (``provost.dsl.overrides``): a ``let`` that is an integer or a table of integers
 (``NAME`` sets every entry, ``NAME[KEY]`` one), or ``DECLARATION.ATTRIBUTE`` for an integer
 attribute of a declaration.  Several ``--set`` make a grid; its first combination is the
 baseline.  Each setting's rules are checked again before any game is played (an invalid value
-is exit 1 with its diagnostics).  Report: ``provost.tools.sim.sweep``.
+is exit 1 with its diagnostics).  Report: ``provost.tools.sim.sweep``; ``--report`` writes it as
+one HTML page (``provost.tools.sim.html_report``).
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
+import shlex
+import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError
-from provost.tools.cli.failures import check_writable
+from provost.tools.cli.failures import cannot_write, check_writable
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -37,6 +40,9 @@ def run_sweep(args: argparse.Namespace) -> int:
         except PlotUnavailable as e:
             raise UsageError(str(e)) from None
         check_writable(args.plot)
+    report_path = getattr(args, "report", None)
+    if report_path:
+        check_writable(report_path)
     base = _spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)
     specs = []
     for setting in grid:
@@ -57,10 +63,19 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.plot:
         plot(report, args.plot, title)
     failed = any(entry["errors"] for entry in report["settings"])
+    doc = {"ok": not failed, "ruleset": base.rules.name, "variant": base.rules.variant,
+           "players": base.players, "seed": args.seed, "agents": list(base.agents[:base.players]),
+           "baseline": label(grid[0]), **report}
+    if report_path:
+        from provost.tools.sim.html_report import render_sweep_report
+        page = render_sweep_report(doc, getattr(args, "question", None), "provost " + shlex.join(sys.argv[1:]))
+        try:
+            with open(report_path, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise cannot_write(report_path, e) from None
     if args.format == "json":
-        print(json.dumps({"ok": not failed, "ruleset": base.rules.name, "variant": base.rules.variant,
-                          "players": base.players, "seed": args.seed, "agents": list(base.agents[:base.players]),
-                          "baseline": label(grid[0]), **report}))
+        print(json.dumps(doc))
     else:
-        print(render_text(title, report))
+        print(render_text(title, report) + ("\nreport: %s" % report_path if report_path else ""))
     return 1 if failed else 0

@@ -51,12 +51,12 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return out + [""]
 
 
-def _image(fig_writer, *args) -> list[str]:
-    """A plot as an inline PNG, or a line saying why there is none."""
+def _image(draw) -> list[str]:
+    """The plot DRAW(stream) writes, as an inline PNG, or a line saying why there is none."""
     try:
         from .plot import PlotUnavailable
         buf = io.BytesIO()
-        fig_writer(buf, *args)
+        draw(buf)
     except (PlotUnavailable, ImportError):
         return ["*(No plots: install matplotlib, `pip install provost[plot]`.)*", ""]
     data = base64.b64encode(buf.getvalue()).decode("ascii")
@@ -183,8 +183,8 @@ def render_markdown(out: dict, question: str | None = None, command: str | None 
            "A figure is significant when its 95% interval excludes no change (zero, or the fair share).", ""]
     md += ["- " + f for f in findings] if findings else ["Nothing: no difference's interval excludes zero."]
     md += ["", "## Plots", ""]
-    md += _image(write_plot, reports, cmp)
-    md += _image(write_designer_plot, reports)
+    md += _image(lambda out: write_plot(out, reports, cmp))
+    md += _image(lambda out: write_designer_plot(out, reports))
     md += ["## Tables", ""]
     if cmp:
         md += _difference_table(cmp)
@@ -197,3 +197,54 @@ def render_report(out: dict, question: str | None = None, command: str | None = 
     reports = [out["base"], out["compare"]] if "base" in out else [out]
     return to_html(render_markdown(out, question, command),
                    "Balance study: " + " vs ".join(_title(r) for r in reports))
+
+
+# ------------------------------------------------------------------ a sweep
+def render_sweep_markdown(doc: dict, question: str | None = None, command: str | None = None) -> str:
+    """A `provost sweep` page as Markdown; DOC is the sweep's ``--format json`` object."""
+    from .sweep import plot as sweep_plot
+
+    title = doc["ruleset"] + (" / " + doc["variant"] if doc.get("variant") else "")
+    settings = doc["settings"]
+    if not question:
+        values: dict[str, list] = {}
+        for e in settings:
+            for name, v in e["setting"].items():
+                if v not in values.setdefault(name, []):
+                    values[name].append(v)
+        question = "What changes in %s when %s?" % (title, " and ".join(
+            "%s is %s" % (name, ", ".join(str(v) for v in vs[:-1]) + " or %s" % vs[-1] if len(vs) > 1 else str(vs[0]))
+            for name, vs in values.items()))
+    md = ["# Parameter sweep: %s" % _md(title), "", "## The question", "", _md(question), "", "## Settings", ""]
+    md += _table(["rules", "players", "agents", "games per setting", "seeds", "baseline"],
+                 [[_md(title), str(doc["players"]), _md(", ".join(doc["agents"])), str(doc["games"]),
+                   "%d..%d" % (doc["seed"], doc["seed"] + doc["games"] - 1) if doc["games"] else "-",
+                   _md(doc["baseline"])]])
+    md += _table(["setting", "games with an error"], [[_md(e["label"]), str(len(e["errors"]))] for e in settings])
+    if command:
+        md += ["Command: `%s`" % command.replace("`", "'"), ""]
+    findings = []
+    for e in settings[1:]:
+        for metric, d in e["vs_baseline"].items():
+            if d["significant"]:
+                findings.append("With %s, the %s changes by %+.2f %s (%.2f -> %.2f)." % (
+                    _md(e["label"]), _md(metric), d["diff"], _ci(d["ci95"]), d["base"], d["compare"]))
+    md += ["## What is significant", "",
+           "Every setting plays the same seeds as the baseline; a difference is the mean of the per-seed "
+           "differences with its 95% t interval, significant when the interval excludes zero.", ""]
+    md += ["- " + f for f in findings] if findings else ["Nothing: no difference's interval excludes zero."]
+    md += ["", "## Plots", ""]
+    if len(settings) > 1:
+        md += _image(lambda out: sweep_plot({"settings": settings}, out, title))
+    md += ["## Tables", ""]
+    for e in settings[1:]:
+        md += ["### %s vs %s" % (_md(e["label"]), _md(settings[0]["label"])), ""]
+        md += _table(["metric", "baseline", "setting", "difference", "95% interval", "significant"],
+                     [[_md(m), _num(d["base"]), _num(d["compare"]), "%+.2f" % d["diff"] if d["diff"] is not None else "-",
+                       _ci(d["ci95"]), "yes" if d["significant"] else "no"] for m, d in e["vs_baseline"].items()])
+    return "\n".join(md) + "\n"
+
+
+def render_sweep_report(doc: dict, question: str | None = None, command: str | None = None) -> str:
+    title = doc["ruleset"] + (" / " + doc["variant"] if doc.get("variant") else "")
+    return to_html(render_sweep_markdown(doc, question, command), "Parameter sweep: " + title)

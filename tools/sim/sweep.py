@@ -99,19 +99,21 @@ def render_text(title: str, report: dict) -> str:
     return "\n".join(lines).rstrip()
 
 
-def plot(report: dict, path: str, title: str) -> None:
-    """One panel per metric: each setting's paired difference from the baseline with its interval."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot(report: dict, path, title: str) -> None:
+    """One panel per metric: each setting's paired difference from the baseline with its interval.
+    PATH is a file name (its extension picks the format) or a binary stream (PNG)."""
+    from matplotlib.figure import Figure
+
+    from .plot import _save
 
     others = report["settings"][1:]
     metrics = list(others[0]["vs_baseline"]) if others else []
     cols = 3
     rows = max(1, -(-len(metrics) // cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 2.8 * rows), squeeze=False)
+    fig = Figure(figsize=(4.2 * cols, 2.8 * rows), dpi=110, layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
     for ax, metric in zip(axes.flat, metrics):
-        ys, lows, highs, labels = [], [], [], []
+        ys, lows, highs, labels, colours = [], [], [], [], []
         for entry in others:
             d = entry["vs_baseline"][metric]
             ys.append(d["diff"])
@@ -119,15 +121,15 @@ def plot(report: dict, path: str, title: str) -> None:
             lows.append(d["diff"] - low)
             highs.append(high - d["diff"])
             labels.append(entry["label"])
-        x = range(len(ys))
-        ax.errorbar(list(x), ys, yerr=[lows, highs], fmt="o", capsize=4)
+            colours.append("#C44E52" if d["significant"] else "#4C72B0")
+        for x, (y, lo, hi, colour) in enumerate(zip(ys, lows, highs, colours)):
+            ax.errorbar([x], [y], yerr=[[lo], [hi]], fmt="o", capsize=4, color=colour)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_title(metric, fontsize=9)
-        ax.set_xticks(list(x))
+        ax.set_xticks(list(range(len(ys))))
         ax.set_xticklabels(labels, rotation=20, fontsize=7, ha="right")
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
-    fig.suptitle("%s: change from %s (paired, 95%% t interval)" % (title, report["settings"][0]["label"]), fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    fig.suptitle("%s: change from %s (paired, 95%% t interval; red: significant)"
+                 % (title, report["settings"][0]["label"]), fontsize=10)
+    _save(fig, path)
