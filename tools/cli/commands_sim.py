@@ -49,7 +49,7 @@ import sys
 import time
 
 from provost.dsl.diagnostics import UsageError
-from provost.tools.cli.failures import cannot_write, check_writable, failure_object
+from provost.tools.cli.failures import cannot_write, check_writable, failure_object, write_text
 
 STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 """Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
@@ -206,11 +206,7 @@ def run_sim(args: argparse.Namespace) -> int:
     if report_path:
         from provost.tools.sim.html_report import render_report
         page = render_report(out, getattr(args, "question", None), "provost " + shlex.join(sys.argv[1:]))
-        try:
-            with open(report_path, "w", encoding="utf-8") as f:
-                f.write(page)
-        except OSError as e:
-            raise cannot_write(report_path, e) from None
+        write_text(report_path, page)
 
     if args.format == "json":
         print(json.dumps(out))

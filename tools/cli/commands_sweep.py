@@ -20,7 +20,7 @@ import shlex
 import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError
-from provost.tools.cli.failures import cannot_write, check_writable
+from provost.tools.cli.failures import check_writable, write_text
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -69,11 +69,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if report_path:
         from provost.tools.sim.html_report import render_sweep_report
         page = render_sweep_report(doc, getattr(args, "question", None), "provost " + shlex.join(sys.argv[1:]))
-        try:
-            with open(report_path, "w", encoding="utf-8") as f:
-                f.write(page)
-        except OSError as e:
-            raise cannot_write(report_path, e) from None
+        write_text(report_path, page)
     if args.format == "json":
         print(json.dumps(doc))
     else:
