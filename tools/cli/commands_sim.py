@@ -126,7 +126,7 @@ def run_sim(args: argparse.Namespace) -> int:
         check_writable(report_path)
     if backend_name == "ray":
         try:
-            RayBackend.import_ray()
+            RayBackend.import_ray(address)
         except RayUnavailable as e:
             raise UsageError(str(e)) from None
     elif address:
@@ -164,6 +164,8 @@ def run_sim(args: argparse.Namespace) -> int:
         backend.run(specs, tasks, on_result)
     except KeyboardInterrupt:
         interrupted = True
+    except RayUnavailable as e:
+        raise UsageError(str(e)) from None
     finally:
         if progress is not None:
             progress.stop()
