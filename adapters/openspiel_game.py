@@ -187,8 +187,8 @@ class ProvostState(pyspiel.State):
 
     def __str__(self):
         g = self._box.g
-        return "round %s %s; scores %s; to move %s; decisions %d" % (
-            g.s.round, g.s.phase or "setup", g.scores(), g.current_player(), self._decisions)
+        return "round %s %s; scores %s; to move %s; decisions %d" % (         # public scores only
+            g.s.round, g.s.phase or "setup", g.public_scores(), g.current_player(), self._decisions)
 
 
 class ProvostObserver:

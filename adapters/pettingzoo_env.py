@@ -158,8 +158,10 @@ class ProvostAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         g = self.game
-        text = "%s round %s %s: scores %s, to move: %s, options: %s" % (
-            self.rs.name, g.s.round, g.s.phase, g.scores(), g.current_player(), ", ".join(g.legal_options()[:12]))
+        # What any seat may see: scores the rules hide are None, the options only counted (their
+        # ids can name what only the seat to move may know).
+        text = "%s round %s %s: scores %s, to move: %s, %d options" % (
+            self.rs.name, g.s.round, g.s.phase, g.public_scores(), g.current_player(), len(g.legal_options()))
         if self.render_mode == "human":
             print(text)
             return None

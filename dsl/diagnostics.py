@@ -13,10 +13,30 @@ can document every code from one place.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 SEVERITIES = ("error", "warning", "note")
+# The files whose lines a diagnostic may show: rule files, IR documents and game logs.
+SHOWN_SUFFIXES = (".rules", ".json", ".yaml", ".yml", ".jsonl")
+
+
+# Characters that print as something else or rewrite a terminal: C0 and C1 controls (but tab and
+# line end), DEL, and the bidirectional overrides of "Trojan source".
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_OR_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text) -> str:
+    """TEXT with every control character written as an escape (``\\x1b``, ``\\u202e``), newlines
+    included: what provost prints of a file, a log, a save or an argument can never move the
+    cursor, clear a terminal or fake a line of output."""
+    text = str(text)
+    if _CONTROL_OR_LINE.search(text) is None:
+        return text
+    return _CONTROL_OR_LINE.sub(lambda m: "\\x%02x" % ord(m.group()) if ord(m.group()) < 0x100
+                                else "\\u%04x" % ord(m.group()), text)
 
 
 @dataclass(frozen=True)
@@ -45,7 +65,7 @@ class Diagnostic:
         """
         line = max(1, self.line)
         col = max(1, self.col)
-        return f"{self.path}:{line}:{col}: {self.severity}: {self.message} [{self.code}]"
+        return f"{printable(self.path)}:{line}:{col}: {self.severity}: {printable(self.message)} [{self.code}]"
 
     def to_dict(self) -> dict:
         """A JSON-able dict with every field (used by `--format json`)."""
@@ -96,7 +116,11 @@ def excerpt(diag: Diagnostic) -> str:
         12 |     gian 1 pp
            |     ^^^^
 
-    Empty when the line cannot be shown (no such file or line, a pipe, a binary file)."""
+    Empty when the line cannot be shown (no such file or line, a pipe, a binary file), and for a
+    file that is not one of provost's (a rule file, an IR document, a game log): a diagnostic
+    never prints the content of a file that only happened to be named."""
+    if not str(diag.path).lower().endswith(SHOWN_SUFFIXES):
+        return ""
     lines = _source_lines(diag.path)
     line, col = max(1, diag.line), max(1, diag.col)       # clamped as format_text clamps them
     if lines is None or line > len(lines):
@@ -105,9 +129,13 @@ def excerpt(diag: Diagnostic) -> str:
     if not text.strip() or len(text) > 300 or col > len(text) + 1:
         return ""
     text = text.replace("\t", " ")
+    width = _span_width(diag, text, line, col)
+    if CONTROL.search(text):       # a log's line, say: shown escaped, the span moved to match
+        col, width = len(printable(text[:col - 1])) + 1, len(printable(text[col - 1:col - 1 + width]))
+        text = printable(text)
     number = str(line)
     gutter = " " * len(number)
-    underline = " " * (col - 1) + "^" * _span_width(diag, text, line, col)
+    underline = " " * (col - 1) + "^" * width
     return "%s |%s\n%s | %s" % (number, (" " + text) if text else "", gutter, underline)
 
 
@@ -215,6 +243,7 @@ register("P002", "error", "file is not valid UTF-8")
 register("P003", "error", "binary content (NUL bytes)")
 register("P004", "error", "empty file")
 register("P005", "error", "file not found or unreadable")
+register("P007", "error", "a control character in a rule file")
 register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")
 register("P011", "error", "an IR document that is not a mapping (null, a list, a scalar)")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from . import derived
-from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
+from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, did_you_mean, register
 from .source import IR_SUFFIXES, is_bare_name, load_ir_document, not_a_mapping, read_source
 
 register("L001", "error", "unknown ruleset or variant")
@@ -130,7 +130,7 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
         diags += more
         if more:
             return None, diags
-        problem = not_a_mapping(path, text, doc)
+        problem = not_a_mapping(path, text, doc) or _control_in_strings(path, doc)
         if problem is not None:
             return None, diags + [problem]
         from .schema import validate_ir
@@ -156,6 +156,24 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
     if not diags:
         derived.keep_parsed_ir(text, ir)
     return ir, diags
+
+
+def _control_in_strings(path: str, doc) -> Diagnostic | None:
+    """P007 for an IR document whose strings hold a control character (JSON's \\u001b), as for rule text."""
+    stack = [(doc, None)]
+    while stack:
+        x, pos = stack.pop()
+        if isinstance(x, dict):
+            here = x.get("pos") if isinstance(x.get("pos"), list) and len(x["pos"]) >= 2 else pos
+            stack.extend((v, here) for v in x.values())
+            stack.extend((k, here) for k in x)
+        elif isinstance(x, list):
+            stack.extend((v, pos) for v in x)
+        elif isinstance(x, str) and CONTROL.search(x):
+            line, col = (pos[0], pos[1]) if pos and all(isinstance(v, int) for v in pos[:2]) else (1, 1)
+            return Diagnostic(path, line, col, "error", "P007", "control character U+%04X in a string: "
+                              "rule text is plain text" % ord(CONTROL.search(x).group()))
+    return None
 
 
 def dump_ir(ir: dict, fmt: str) -> str:
@@ -289,22 +307,53 @@ def describe_file(path: str) -> dict:
 
 
 def _find_base(ref: str, from_path: str) -> str | None:
+    """The file ``extends REF`` (or ``with REF``) names, or None (a refused or ambiguous name too:
+    `_base_or_problem` says why)."""
+    try:
+        return _base_or_problem(ref, from_path)
+    except (_RefusedBase, _AmbiguousBase):
+        return None
+
+
+def _base_or_problem(ref: str, from_path: str) -> str | None:
+    """The file ``extends REF`` (or ``with REF``) names: a rule file in the variant's own folder or
+    below it, a shipped ruleset, or a shipped variant by its name (dsl/README.md, Variants).  A
+    rule file never makes provost read a file elsewhere, nor one that is not a rule file."""
     here = os.path.dirname(os.path.abspath(from_path))
     candidates = [os.path.join(here, ref), os.path.join(here, ref + ".rules")]
     for c in candidates:
         if os.path.isfile(c):
+            inside = os.path.realpath(c).startswith(os.path.realpath(here) + os.sep)
+            if not inside or not c.lower().endswith((".rules",) + IR_SUFFIXES):
+                raise _RefusedBase("%r is %s: a variant may name rule files (.rules, .json, .yaml) in its own "
+                                   "folder or below it, and shipped rulesets"
+                                   % (ref, "outside the variant's folder" if not inside else "not a rule file"))
             return c
     shipped = _shipped_files()
     for f in shipped:
         if os.path.basename(f) == ref + ".rules" and _head_of(f) is not None:
             return f
-    # A shipped variant named by its declared name (files are named BASE.VARIANT.rules).
-    for f in shipped:
-        if os.path.basename(f).endswith("." + ref + ".rules"):
-            head = _head_of(f)
-            if head is not None and head["name"] == ref:
-                return f
-    return None
+    # A shipped variant named by its declared name (files are named GAME.VARIANT.rules).  A name
+    # that several games' variants share (two_players) means the variant of the game this file is
+    # named after (caylus.mine.rules: Caylus's); otherwise it is ambiguous, never the first found.
+    named = [f for f in shipped if os.path.basename(f).endswith("." + ref + ".rules")
+             and (_head_of(f) or {}).get("name") == ref]
+    if len(named) > 1:
+        game = os.path.basename(from_path).split(".", 1)[0] + "."
+        named = [f for f in named if os.path.basename(f).startswith(game)] or named
+        if len(named) > 1:
+            raise _AmbiguousBase(named)
+    return named[0] if named else None
+
+
+class _RefusedBase(Exception):
+    pass
+
+
+class _AmbiguousBase(Exception):
+    def __init__(self, files: list[str]):
+        super().__init__(files)
+        self.files = files
 
 
 def resolve_path(ruleset: str, variant: str | None = None) -> str:
@@ -386,7 +435,9 @@ def variant_base(head: dict, path: str, where: str | None = None,
     if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L003",
                                  "variant '%s' extends itself through its bases" % head["name"])]
-    base_path = _find_base(head["extends"], path)
+    base_path, problem = _base_for(head["extends"], path)
+    if problem:
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", problem)]
     if base_path is None:
         ref = str(head["extends"])
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
@@ -400,6 +451,18 @@ def variant_base(head: dict, path: str, where: str | None = None,
         if any(d.severity == "error" for d in more):
             return None, diags
     return base, diags
+
+
+def _base_for(ref: str, path: str) -> tuple[str | None, str]:
+    """``(file, "")`` for a base or ``with`` variant named REF in PATH, or ``(None, why not)``."""
+    try:
+        return _base_or_problem(ref, path), ""
+    except _RefusedBase as e:
+        return None, str(e)
+    except _AmbiguousBase as e:
+        stems = [os.path.basename(f)[:-len(".rules")] for f in e.files]
+        return None, ("'%s' names variants of several games (%s): name the file, e.g. extends \"%s\", "
+                      "or name this file GAME.NAME.rules" % (ref, ", ".join(stems), stems[-1]))
 
 
 def _base_names(path: str, unlike: str = "") -> list[str]:
@@ -426,7 +489,9 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     def error(code, msg):
         return [Diagnostic(where, pos[0], pos[1], "error", code, msg)]
 
-    other = _find_base(name, path)
+    other, problem = _base_for(name, path)
+    if problem:
+        return error("L002", problem)
     if other is None:
         return error("L002", "cannot find the variant '%s' named after 'with'%s"
                      % (name, did_you_mean(str(name), _base_names(path, str(name)))))

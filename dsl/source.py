@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 
-from .diagnostics import Diagnostic
+from .diagnostics import CONTROL, Diagnostic
 
 MAX_BYTES = 1_000_000
 """Largest input file accepted. The shipped rulesets are a few tens of kilobytes."""
@@ -117,7 +117,16 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
         return None, [_error(name, line, col, "P002", f"file is not valid UTF-8 (byte 0x{bad})")]
     if not text.strip():
         return None, [_error(name, 1, 1, "P004", "empty file")]
-    return text.replace("\r\n", "\n"), []
+    text = text.replace("\r\n", "\n")
+    bad = CONTROL.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        return None, [_error(name, line, col, "P007", "control character U+%04X in the file: a rule file is "
+                             "plain text (such characters can rewrite a terminal or hide text)" % ord(bad.group()))]
+    return text, []
+
+
 
 
 def _stat_input(name: str) -> tuple[os.stat_result | None, Diagnostic | None]:

@@ -19,14 +19,11 @@ import os
 import stat
 import tempfile
 
+from .switches import switch_on
+
 CACHE_ENV = "PROVOST_CACHE_DIR"
 NO_CACHE_ENV = "PROVOST_NO_CACHE"
 MAX_BYTES = 64 * 1024 * 1024        # no cached file of provost's comes near this
-
-
-def switch_on(name: str) -> bool:
-    """An environment switch: ``1``/``true``/``yes``/``on`` is on; unset, ``0`` or anything else off."""
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def cache_dir() -> str | None:

@@ -16,6 +16,8 @@ import json
 import os
 import sys
 
+from provost.dsl.switches import switch_on
+
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(PACKAGE, "_compiled.json")
 PURE_ENV = "PROVOST_PURE_PYTHON"
@@ -74,7 +76,7 @@ def install() -> None:
     modules = compiled_modules()
     if not modules:
         return
-    forced = modules if os.environ.get(PURE_ENV) else stale(modules, _recorded())
+    forced = modules if switch_on(PURE_ENV) else stale(modules, _recorded())
     if forced:
         finder = _FromSource(forced)
         _from_source.append(finder)
@@ -89,5 +91,5 @@ def status() -> dict:
         origin = getattr(module, "__file__", "") or ""
         if module is not None and not origin.endswith(".py"):
             compiled.append(m)
-    return {"compiled": compiled, "pure_python": bool(os.environ.get(PURE_ENV)),
+    return {"compiled": compiled, "pure_python": switch_on(PURE_ENV),
             "from_source": sorted(f.modules[k] for f in _from_source for k in f.modules)}

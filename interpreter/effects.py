@@ -113,7 +113,7 @@ class EffectCompiler:
     s_entry = s_block
 
     def s_choose(self, st, scope):
-        options = []
+        options, hidden = [], False
         for number, o in enumerate(st["options"]):
             params, inner = [], scope
             earlier: set = set()
@@ -132,7 +132,31 @@ class EffectCompiler:
             bindings = self.ex.compile_bindings(o["name"], number, o["params"], scope) if o["params"] else None
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
                                     when_fixed, requires_fixed, bindings))
-        return self.p.add(N.Choose(st["title"] or "Choose", options), st["pos"])
+            hidden = hidden or self._depends_on_hidden([[prm["in"], prm["where"]] for prm in o["params"]]
+                                                       + [o["when"]], paid_with)
+        return self.p.add(N.Choose(st["title"] or "Choose", options, hidden), st["pos"])
+
+    def _depends_on_hidden(self, exprs: list, paid: set) -> bool:
+        """Whether an option's legality can depend on state some seat may not see: its domain or
+        condition (EXPRS) or its opening payment (PAID names) names a hidden zone, counter or
+        resource or a private place of pieces, directly or through the `let` functions called."""
+        hidden = self.p.hidden_names()
+        if paid & hidden:
+            return True
+        seen: set = set()
+        stack = list(exprs)
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                if x.get("e") == "name" and x["id"] in hidden:
+                    return True
+                if x.get("e") == "call" and x["fn"] in self.p.lets and x["fn"] not in seen:
+                    seen.add(x["fn"])
+                    stack.append(self.p.lets[x["fn"]]["value"])
+                stack.extend(x.values())
+            elif isinstance(x, list):
+                stack.extend(x)
+        return False
 
     def _requirement(self, body, scope, names: set):
         """An option is legal only if the payments that open its effect can be made.

@@ -23,7 +23,7 @@ from .prims_pieces import visible_value
 from .program import Program, program_for
 from .state import State
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
 
 # The most frames the engine runs between two decisions before it calls the rules endless.  The
 # shipped games need at most a few hundred; the budget turns a loop or recursion that never asks
@@ -75,6 +75,17 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     return "%s is for %s, not %d" % (title, allowed, players)
 
 
+def _copied(v):
+    """A deep copy of plain data (dicts, lists, tuples of numbers and strings): a third of
+    copy.deepcopy's cost, which an observation per decision makes worth it."""
+    t = type(v)
+    if t is dict:
+        return {k: _copied(x) for k, x in v.items()}
+    if t is list or t is tuple:
+        return [_copied(x) for x in v]
+    return v
+
+
 def _count_only(v):
     """A hidden zone shows how many items it holds, never which."""
     if type(v) is dict:
@@ -106,7 +117,7 @@ class Game:
             raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001", problem)])
         s = State(players + (prog.game.get("neutral_players") or 0))
         s.humans = players
-        s.rng = rng.seed_state(seed)
+        s.rng = rng.seed_state(seed, players)
         g = cls(rs, prog, s, seed)
         g._init_state()
         g._run()
@@ -131,9 +142,9 @@ class Game:
             for p in range(n):
                 neutral = p >= s.humans and d.get("neutral_values")
                 for v in (d["neutral_values"] if neutral else d["values"]):
-                    s.pieces.append([name, p, v, d["start"], 0, 0])
+                    s.pieces.append([name, p, v, d["start"], 0, 0, 0])
                 for v in d.get("reserve", []):
-                    s.pieces.append([name, p, v, "reserve", 1, 0])     # set aside in view of all
+                    s.pieces.append([name, p, v, "reserve", 1, 0, 0])     # set aside in view of all
         s.road = [None] * (prog.road_length + 1)
         for name, b in prog.buildings.items():
             if b["at"] is not None:
@@ -253,6 +264,12 @@ class Game:
         """Every seat's score in seat order, the neutral seats (played by the rules) last."""
         return list(self.s.counters[self.prog.score])
 
+    def public_scores(self) -> list:
+        """The scores as every seat may see them: None for each score the rules keep from the
+        other players (Caylus 1303's prestige points) until the game is over."""
+        hidden = self.prog.counters[self.prog.score].get("visible", "public") != "public"
+        return [None] * self.s.players if hidden and not self.s.finished else self.scores()
+
     def winners(self) -> list[int]:
         """The deciding players with the best score; the game's tiebreak decides among them, else
         they share.  Neutral players are a device of the rules (Ys for 2): they score, never win."""
@@ -285,22 +302,28 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, rs: Ruleset | None = None) -> "Game":
-        """Resume a saved game; without ``rs`` the rules are loaded as the save names them (its
-        ``path`` when they came from a file, else the shipped name), and must be unchanged."""
-        d = json.loads(text)
+        """Resume a saved game; without ``rs`` the rules are loaded as the save names them (a
+        shipped name, or its ``path`` when that is a rule file), and must be unchanged.  A save
+        is untrusted input: anything wrong with it is a RulesError (E002, E003, E004), never a
+        Python exception or a corrupted game (`provost.interpreter.savefile`)."""
+        from . import savefile
+        d = savefile.parse(text)
         path = d.get("path")
         if rs is None:
-            if path is not None and not os.path.isfile(path):
-                raise RulesError([Diagnostic(path, 1, 1, "error", "E003",
-                                             "the rule file this game was saved with is gone")])
-            rs = load_checked(path if path is not None else d["ruleset"], d["variant"])
+            rs = savefile.rules_of(d, load_checked)
         if rs.digest != d["digest"]:
             what = "the rule file changed since the game was saved" if path else \
                 "the saved game was played with other rules"
             raise RulesError([Diagnostic(path or "<save>", 1, 1, "error", "E002", "%s (digest %s, now %s)"
                                          % (what, d["digest"], rs.digest))])
         prog = program_for(rs)
-        return cls(rs, prog, State.from_dict(d["state"]), d["seed"])
+        savefile.check_state(d["state"], prog)
+        try:
+            game = cls(rs, prog, State.from_dict(d["state"]), d["seed"])
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise savefile.damaged("its state cannot be rebuilt (%s)" % type(e).__name__) from None
+        savefile.probe(game)
+        return game
 
     def clone(self) -> "Game":
         return Game(self.rs, self.prog, self.s.clone(), self.seed)
@@ -381,12 +404,12 @@ class Game:
             if pc[1] != player and pc[3] in self.prog.pieces[pc[0]]["private"]:
                 key = "%s:%d:%s" % (pc[0], pc[1], pc[3])
                 hidden_counts[key] = hidden_counts.get(key, 0) + 1
-        return {"player": player, "round": s.round, "phase": s.phase, "counters": counters,
-                "zones": zones, "pieces": pieces, "private_piece_counts": hidden_counts,
-                "orders": s.orders, "occupants": s.occ, "road": s.road,
-                "tiles": {k: list(v) for k, v in s.tiles.items()},
-                "supply": s.supply, "to_move": self.current_player(),
-                "options": self.legal_options() if self.current_player() == player else []}
+        # A copy throughout: a caller that edits its view (an adapter, a bot) must not edit the game.
+        return _copied({"player": player, "round": s.round, "phase": s.phase, "counters": counters,
+                        "zones": zones, "pieces": pieces, "private_piece_counts": hidden_counts,
+                        "orders": s.orders, "occupants": s.occ, "road": s.road, "tiles": s.tiles,
+                        "supply": s.supply, "to_move": self.current_player(),
+                        "options": self.legal_options() if self.current_player() == player else []})
 
     # ------------------------------------------------------------ primitives: resources
     def gain(self, p, amounts):

@@ -194,12 +194,37 @@ def load_rules(ruleset: str, variant: str | None = None, players: int | None = N
 
 
 def _load_rules(header: dict):
-    """The rules a header names: its ``source`` when that is a file that still exists, else the shipped name."""
+    """The rules a header names: its ``source`` when that is a rule file that still exists, else
+    the name.  A log is untrusted input: it never makes provost read a file that is not a rule
+    file (``.rules``, ``.json``, ``.yaml``), whatever path it names."""
+    from .savefile import is_rule_file_name
+
     src = header.get("source")
-    if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]):
+    if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]) \
+            and is_rule_file_name(src["ruleset"]):
         variant = src.get("variant")
         return load_rules(src["ruleset"], variant if isinstance(variant, str) else None)
-    return load_rules(header["ruleset"], header["variant"])
+    from provost.dsl.loader import shipped_game
+    from provost.dsl.source import is_bare_name
+    name = header["ruleset"]
+    if shipped_game(name) is None and not is_bare_name(name) and not is_rule_file_name(name):
+        raise RulesError([Diagnostic("<log>", 1, 1, "error", "R003", "the log names its rules %r: neither a "
+                                     "shipped ruleset nor a rule file" % name)])
+    return load_rules(name, header["variant"])
+
+
+def rules_for_header(header: dict, line: int, rs=None):
+    """The rules a log's header names (or ``rs``), refused unless their digest is the header's."""
+    digest = _field(header, "ruleset_hash", str, line, "the header")
+    if rs is None:
+        try:
+            rs = _load_rules(header)
+        except RulesError as e:
+            raise _Diverged(line, "cannot load the rules the log names: %s" % e, "R003") from None
+    if rs.digest != digest:
+        raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
+                        % (digest, rs.digest), "R003")
+    return rs
 
 
 def check_log(path: str, rs=None) -> ReplayReport:
@@ -240,16 +265,8 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
     _field(header, "variant", (str, type(None)), line, what)
     players = _field(header, "players", int, line, what)
     seed = _field(header, "seed", int, line, what)
-    digest = _field(header, "ruleset_hash", str, line, what)
     report.header = header
-    if rs is None:
-        try:
-            rs = _load_rules(header)
-        except RulesError as e:
-            raise _Diverged(line, "cannot load the rules the log names: %s" % e, "R003") from None
-    if rs.digest != digest:
-        raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
-                        % (digest, rs.digest), "R003")
+    rs = rules_for_header(header, line, rs)
     try:
         game = Game.new(rs, players=players, seed=seed)
     except RulesError as e:

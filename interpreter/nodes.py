@@ -222,10 +222,14 @@ class Option:
 
 
 class Choose(Node):
-    __slots__ = ("title", "options")
+    __slots__ = ("title", "options", "ask_always")
 
-    def __init__(self, title, options):
+    def __init__(self, title, options, ask_always=False):
         self.title, self.options = title, options
+        # The options depend on something another seat may not see (a hand, the brokers behind a
+        # screen): then even a single option is asked, since skipping it would tell the other
+        # seats that only one was left.
+        self.ask_always = ask_always
 
     def legal(self, g, env):
         """(ids, entries) for every legal option in declaration order; an entry is
@@ -265,7 +269,7 @@ class Choose(Node):
             g.s.stack.pop()
             return
         player = env.get("player")
-        if len(legal) == 1 or (player is not None and player >= g.s.humans):
+        if (len(legal) == 1 and not self.ask_always) or (player is not None and player >= g.s.humans):
             # A forced move, or a neutral player: the rules list its preferred option first.
             g.s.stack.pop()
             _, b, i = legal[0]

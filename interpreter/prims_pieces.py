@@ -1,10 +1,13 @@
 """Pieces with values: tokens a player owns, each with a number, that sit behind
 a screen, in front of it, or on board spaces, face up or face down (Ys's brokers).
 
-A piece is ``[kind, owner, value, where, face_up, seen_by]``: ``where`` is a
+A piece is ``[kind, owner, value, where, face_up, seen_by, placed]``: ``where`` is a
 board space or one of the kind's player zones (``screen``, ``front``...);
-``seen_by`` is a bit set of players who were shown a face-down piece.  Who may
-see a value is decided in one place, ``visible_value``, which observations use.
+``seen_by`` is a bit set of players who were shown a face-down piece; ``placed`` is the number
+of the decision during which it last moved (0: never), so that face-down pieces are listed in
+the order they were placed, which carries no value (the state's order follows the values).  A
+value set by ``set_piece_value`` is an eighth entry, dropped when the piece is gathered.  Who
+may see a value is decided in one place, ``visible_value``, which observations use.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from . import nodes as N
 from .expressions import RuleRuntimeError
 from .library import effect, function
 
-KIND, OWNER, VALUE, WHERE, UP, SEEN = range(6)
+KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
 assert WHERE == 3              # PieceIndex.still_valid writes it as a literal
 
 
@@ -69,6 +72,7 @@ def build_place_piece(c, st, scope):
         if fc != "keep":
             piece[UP] = 1 if fc == "up" else 0
         piece[SEEN] = 0 if fc != "keep" else piece[SEEN]
+        piece[PLACED] = g.s.decisions + 1
         g.emit("piece_placed", p, t)
     return c.p.add(N.Atom(place_piece), st["pos"])
 
@@ -90,8 +94,9 @@ def build_gather_pieces(c, st, scope):
                 ix.moved(piece, w)
                 piece[UP] = 0
                 piece[SEEN] = 0
-                if len(piece) > 6:
-                    del piece[6:]
+                piece[PLACED] = g.s.decisions + 1
+                if len(piece) > OVERRIDE:
+                    del piece[OVERRIDE:]
     return c.p.add(N.Atom(gather), st["pos"])
 
 
@@ -123,13 +128,14 @@ def build_show_piece(c, st, scope):
 
 
 def _hidden_at(g, kind, owner, at):
-    """The face-down pieces of ``owner`` at ``at``, in the order of the state's pieces."""
+    """The face-down pieces of ``owner`` at ``at``, in the order they were placed there (pieces
+    placed in one decision: in the state's order), an order that says nothing of their values."""
     here = _index(g).get((kind, at, owner))
     if not here:
         return []
     if len(here) > 1:
         down = {id(p) for p in here if not p[UP]}
-        return [p for p in g.s.pieces if id(p) in down]
+        return sorted((p for p in g.s.pieces if id(p) in down), key=itemgetter(PLACED))
     return [p for p in here if not p[UP]]
 
 
@@ -149,7 +155,7 @@ def build_set_piece_value(c, st, scope):
 
 
 def _value(piece):
-    return piece[6] if len(piece) > 6 else piece[VALUE]
+    return piece[OVERRIDE] if len(piece) > OVERRIDE else piece[VALUE]
 
 
 # ------------------------------------------------------------------ functions

@@ -37,6 +37,7 @@ class Program:
         self.zones = {d["name"]: d for d in decls if d["kind"] == "zone"}
         self.pieces = {d["name"]: d for d in decls if d["kind"] == "pieces"}
         self.score = self.game["score"]
+        self._hidden_names: set | None = None
         self.worker_home = self.game.get("workers_return_to") or "workers"   # where workers go off a space
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
@@ -89,6 +90,18 @@ class Program:
         self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
+
+    def hidden_names(self) -> set:
+        """Names of what some seat may not see: zones, counters and resources not public, and
+        the private places of pieces (behind a screen)."""
+        if self._hidden_names is None:
+            names = {n for n, z in self.zones.items() if z.get("visible", "public") != "public"}
+            names |= {n for n, c in self.counters.items() if c.get("visible", "public") != "public"}
+            names |= {n for n, r in self.resources.items() if r.get("visible", "public") != "public"}
+            for pc in self.pieces.values():
+                names |= set(pc.get("private") or ())
+            self._hidden_names = names
+        return self._hidden_names
 
     def effect_entry(self, name: str) -> list:
         """``[node id]`` where a call of effect ``name`` starts, set once every body is compiled."""

@@ -5,17 +5,37 @@ clone (Python's Mersenne Twister carries 625 words of state).
 """
 from __future__ import annotations
 
+import secrets
+
 MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
 
 
-def seed_state(seed: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+def _mix(z: int) -> int:
+    """splitmix64's finaliser: a bijection of 64-bit integers that scatters every input bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def seed_state(seed: int, salt: int = 0) -> int:
+    """The first state of the stream of SEED (a 64-bit integer; larger ones are taken modulo 2**64).
+
+    The seed is hashed, then the salt (the game's player count) is mixed in and hashed again, so
+    the streams of seeds s and s + 1, or of one seed with 3 and 4 players, are unrelated: with
+    the seed used as the state directly, seed s + 1's stream was seed s's one draw later.
+    """
+    return _mix((_mix(seed & MASK) + (salt + 1) * GOLDEN) & MASK)
+
+
+def fresh_seed() -> int:
+    """A seed drawn from the operating system (63 bits: a sim's seeds S..S+G-1 stay below 2**64)."""
+    return secrets.randbits(63)
 
 
 def next_u64(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    state = (state + GOLDEN) & MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK    # _mix, written out: a hot path
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return state, z ^ (z >> 31)
 

@@ -190,10 +190,11 @@ def test_play_arguments_parsed_fully():
     assert (args.ruleset, args.players, args.seed, args.agents, args.log, args.format, args.debug) == (
         "caylus", 4, 1, ["greedy", "random"], "g.jsonl", "json", True)
     defaults = cli.build_parser().parse_args(["play", "ys"])
+    # No --seed: None, and the command draws one from the operating system (and reports it).
     assert (defaults.seed, defaults.variant, defaults.players, defaults.agents, defaults.format) == (
-        0, None, None, None, "text")
+        None, None, None, None, "text")
     sim = cli.build_parser().parse_args(["sim", "ys", "--games", "20", "--jobs", "2"])
-    assert (sim.games, sim.jobs, sim.seed) == (20, 2, 0)
+    assert (sim.games, sim.jobs, sim.seed) == (20, 2, None)
     graph = cli.build_parser().parse_args(["graph", "caylus", "--kind", "deps", "-o", "g.dot"])
     assert (graph.kind, graph.output) == ("deps", "g.dot")
 

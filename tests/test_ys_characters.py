@@ -110,8 +110,8 @@ def test_mercenary_marks_one_of_the_brokers_just_placed():
     # Only this placement's brokers: not the '0' placed on n1_port or the '1' on n1_palace before.
     assert sorted(g.legal_options()) == ["hire:n1_port:3", "hire:n2_palace:4"]
     g.apply("hire:n1_port:3")
-    hired = [pc for pc in g.s.pieces if len(pc) > 6]
-    assert [(pc[1], pc[2], pc[3], pc[6]) for pc in hired] == [(0, 3, "n1_port", 5)]
+    hired = [pc for pc in g.s.pieces if len(pc) > 7]
+    assert [(pc[1], pc[2], pc[3], pc[7]) for pc in hired] == [(0, 3, "n1_port", 5)]
     assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0 and pc[3] == "n1_port") == [0, 3]
 
 
@@ -127,7 +127,7 @@ def test_mercenary_broker_counts_five_then_recovers_its_value():
         g.apply(g.legal_options()[0])
     # Port area: Purple 5 beats Yellow's 4 and takes the black gem.
     assert g.s.counters["black"][PURPLE] == 1 and g.s.counters["black"][YELLOW] == 0
-    assert len(mercenary) == 6 and mercenary[2] == 3          # back behind the screen as a '3'
+    assert len(mercenary) == 7 and mercenary[2] == 3          # back behind the screen as a "3", no override
 
 
 def test_queen_locks_an_area_for_everyone():

@@ -43,7 +43,7 @@ def ys():
 
 
 def piece(owner, value, where, up=0):
-    return ["broker", owner, value, where, up, 0]
+    return ["broker", owner, value, where, up, 0, 0]   # kind, owner, value, where, face up, seen by, placed
 
 
 def counting_position():

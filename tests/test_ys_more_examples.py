@@ -39,7 +39,7 @@ def ys(variant=None):
 
 
 def piece(owner, value, where, up=0):
-    return ["broker", owner, value, where, up, 0]
+    return ["broker", owner, value, where, up, 0, 0]   # kind, owner, value, where, face up, seen by, placed
 
 
 def _clear_for_counting(g, neighborhoods=("n1", "n2", "n3", "n4")):

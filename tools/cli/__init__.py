@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, render_text, sort_key
+from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, printable, render_text, sort_key
 from provost.dsl.source import is_bare_name
 from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object
 
@@ -44,9 +44,12 @@ def _positive_int(text: str) -> int:
 
 def _seed(text: str) -> int:
     try:
-        return int(text)
+        seed = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+    if not 0 <= seed < 1 << 64:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to 2**64 - 1, got {text}")
+    return seed
 
 
 def _agent_list(text: str) -> list[str]:
@@ -114,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
     p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -133,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, required=True, metavar="G")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="the first seed: game i plays seed S+i (default: drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--compare", metavar="X", help="also play X (a variant of RULESET, a shipped game or any rule file) "
@@ -239,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP + "; offered first on the new-game page")
     p.add_argument("--variant", metavar="NAME")
     p.add_argument("--players", type=_positive_int, metavar="N")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="seats: human, random or greedy; given, the game starts at once and its first human seat opens")
     p.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, metavar="P")
@@ -574,18 +580,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"provost: error: cannot write the standard output: {exc}", file=sys.stderr)
         return 2
     except UsageError as exc:  # before RulesError: an unknown name is both
-        print(f"provost: error: {exc.message}", file=sys.stderr)
+        print(f"provost: error: {printable(exc.message)}", file=sys.stderr)
         return fail("usage", exc.message, getattr(exc, "diagnostics", ()))
     except RulesError as exc:
         _print_diagnostics(exc.diagnostics)
         return fail("input", str(exc), exc.diagnostics)
     except _Unavailable as exc:
         message = f"the '{exc.command}' command is not available in this build"
-        print(f"provost: error: {message}", file=sys.stderr)
+        print(f"provost: error: {printable(message)}", file=sys.stderr)
         return fail("usage", message)
     except (KeyboardInterrupt, Interrupted) as exc:
         if str(exc):
-            print(f"provost: {exc}", file=sys.stderr)
+            print(f"provost: {printable(exc)}", file=sys.stderr)
         return fail("interrupted", str(exc) or "interrupted")
     except BrokenPipeError:
         _silence_stdout()
@@ -600,7 +606,7 @@ def _internal_error(args: argparse.Namespace, exc: Exception, fail: Callable[...
     if args.debug:
         traceback.print_exc()
     advice = "" if args.debug else " (run with --debug for the traceback)"
-    print(f"provost: internal error: {type(exc).__name__}: {exc}{advice}", file=sys.stderr)
+    print(f"provost: internal error: {type(exc).__name__}: {printable(exc)}{advice}", file=sys.stderr)
     return fail("internal", f"{type(exc).__name__}: {exc}")
 
 

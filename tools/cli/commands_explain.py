@@ -7,7 +7,7 @@ from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError
 from provost.dsl.source import input_problem
 from provost.interpreter.engine import Game, IllegalOption
 from provost.interpreter.explain import explain
-from provost.interpreter.gamelog import _Diverged, _load_rules, _records
+from provost.interpreter.gamelog import _Diverged, _records, rules_for_header
 
 
 def _log_error(log: str, line: int, code: str, message: str) -> RulesError:
@@ -24,7 +24,7 @@ def run_explain(args) -> int:
         if first is None or first[1].get("type") != "header":
             raise _log_error(args.log, 1, "R002", "not a game log header")
         header = first[1]
-        game = Game.new(_load_rules(header), players=header["players"], seed=header["seed"])
+        game = Game.new(rules_for_header(header, first[0]), players=header["players"], seed=header["seed"])
         for line, rec in records:
             if rec.get("type") != "decision" or game.s.decisions + 1 >= args.at:
                 break

@@ -66,7 +66,11 @@ def run_play(args: argparse.Namespace) -> int:
     from provost.interpreter.gamelog import GameLogWriter, load_rules
     from provost.tools.cli.failures import Interrupted, cannot_write
 
+    from provost.interpreter.rng import fresh_seed
+
     rs = load_rules(args.ruleset, args.variant, args.players)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
+    if args.seed is None:
+        args.seed = fresh_seed()   # reported at the end (never before: a seed tells every hidden card)
     problem = players_out_of_range(rs, args.players) if args.players is not None else None
     if problem:
         raise UsageError(problem)

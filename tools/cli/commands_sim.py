@@ -132,6 +132,9 @@ def run_sim(args: argparse.Namespace) -> int:
     elif address:
         raise UsageError("--address is for --backend ray")
 
+    if args.seed is None:
+        from provost.interpreter.rng import fresh_seed
+        args.seed = fresh_seed()      # in the report's seeds (text, JSON), so every game can be replayed
     check = getattr(args, "check_invariants", False)
     specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed, check)]
     if compare_variant is not None:

@@ -100,6 +100,9 @@ def run_serve(args) -> int:
         problem = players_out_of_range(rs, args.players) if args.players is not None else None
         if problem:
             raise UsageError(problem)
+        if args.seed is None:
+            from provost.interpreter.rng import fresh_seed
+            args.seed = fresh_seed()
         try:
             started = Table.new(offered[0]["ruleset"], args.variant, args.players, args.seed, args.agents, save_dir)
         except TableError as e:

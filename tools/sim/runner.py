@@ -344,7 +344,9 @@ class RayBackend:
         """Ray, imported for a local instance (``address`` None) or a cluster.  A local instance
         started by provost keeps Ray's token authentication (other local users cannot submit work
         to it); saying so before Ray is imported (it reads the mode once) silences its notice."""
-        if address is None:
+        if address is None and "ray" not in sys.modules:
+            # Only before Ray's first import: set later, the local instance's processes would
+            # read it while this one had already read another mode.
             os.environ.setdefault("RAY_AUTH_MODE", "token")
         try:
             import ray

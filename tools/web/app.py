@@ -137,12 +137,17 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             raise TableError(400, "unknown variant %r of %s (known: %s)"
                              % (variant, ruleset, ", ".join(sorted(allowed[ruleset])) or "none"))
         players = data.get("players")
-        seed = data.get("seed", 0)
+        seed = data.get("seed")
+        if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
+            seed = int(seed)           # the page sends digits: a browser's numbers stop at 2**53
+        elif seed is None:
+            from provost.interpreter.rng import fresh_seed
+            seed = fresh_seed()
         agents = data.get("agents") or ["human"]
         if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
             raise TableError(400, "players must be a whole number")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise TableError(400, "seed must be a whole number, 0 or more")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+            raise TableError(400, "seed must be a whole number from 0 to 2**64 - 1 (or left out: one is drawn)")
         if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
             raise TableError(400, "agents must be a list of names")
         from provost.interpreter.engine import players_out_of_range

@@ -320,7 +320,7 @@ const Provost = (() => {
     for (const r of info.rulesets) $("ruleset").append(el("option", {value: r.ruleset}, r.title));
     const d = info.defaults || {};
     if (d.ruleset) $("ruleset").value = d.ruleset;
-    $("seed").value = d.seed || 0;
+    $("seed").value = d.seed ?? "";
     function pick() {
       const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
       $("variant").replaceChildren(el("option", {value: ""}, "(none)"), r.variants.map((v) => el("option", {value: v.name}, v.title)));
@@ -351,7 +351,7 @@ const Provost = (() => {
       try {
         const g = await api("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
           body: JSON.stringify({ruleset: $("ruleset").value, variant: $("variant").value || null,
-                                players: Number($("players").value), seed: Number($("seed").value), agents})});
+                                players: Number($("players").value), seed: $("seed").value.trim() || null, agents})});
         if (g.seats.length === 1) location.href = g.seats[0].url;
         else if (g.seats.length === 0) location.href = g.game;
         else {

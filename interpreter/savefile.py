@@ -1,0 +1,198 @@
+"""A saved game is untrusted input: it is checked before it is used.
+
+``Game.from_json`` calls, in order:
+
+1. ``parse`` -- the text within a size limit, JSON (a nesting too deep for the parser is an error,
+   not a crash), then the save schema (``save.schema.json``, JSON Schema 2020-12): every key,
+   type and range.  A save of an older engine is brought up to date here.
+2. ``rules_of`` -- the rules the save names, read only where that is safe: a shipped ruleset by
+   its name, or the save's ``path`` when it is a rule file (``.rules``, ``.json``, ``.yaml``); the
+   caller may pass the rules instead.  A save never makes provost read any other file, and the
+   digest is compared before the rules are used.
+3. ``check_state`` -- the state against the compiled rules: every counter, zone and piece the
+   rules declare and nothing else, with the shapes the rules give them, seats in range, frames
+   that point at nodes of the program.
+4. ``probe`` -- every option of the pending decision applied to a copy: a state damaged in a way
+   the checks above cannot see fails here, as a damaged save, instead of in the player's hands.
+
+Every problem is a ``RulesError`` with code E004 at ``<save>`` naming what is wrong and where
+(``state.counters.pp``), never a raw Python exception and never a silently corrupted game.
+"""
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from importlib import resources
+
+from provost.dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.source import IR_SUFFIXES
+
+register("E004", "error", "a saved game is damaged, or is not a saved game")
+
+MAX_BYTES = 32 * 1024 * 1024
+RULE_FILE_SUFFIXES = (".rules",) + IR_SUFFIXES
+WHERE = "<save>"
+
+
+def damaged(message: str) -> RulesError:
+    return RulesError([Diagnostic(WHERE, 1, 1, "error", "E004", "the saved game is damaged: " + message)])
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+    schema = json.loads(resources.files(__package__).joinpath("save.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _where(path) -> str:
+    return ".".join(str(p) for p in path) or "the top level"
+
+
+def parse(text) -> dict:
+    """The save as a checked dict (schema, size, nesting), brought up to the current engine."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise damaged("it is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise damaged("expected the text of a save, got %s" % type(text).__name__)
+    if len(text) > MAX_BYTES:
+        raise damaged("it is %d bytes long; the limit is %d" % (len(text), MAX_BYTES))
+    try:
+        d = json.loads(text)
+    except RecursionError:
+        raise damaged("it is nested too deeply") from None
+    except ValueError as e:
+        raise damaged("it is not JSON (%s)" % e) from None
+    try:
+        error = next(iter(sorted(_validator().iter_errors(d), key=lambda e: list(e.path))), None)
+    except RecursionError:
+        raise damaged("it is nested too deeply") from None
+    if error is not None:
+        raise damaged("%s: %s" % (_where(error.path), _short(error.message)))
+    if d["engine"] == "1":          # pieces gained the decision they were placed in: unknown, 0
+        for pc in d["state"]["pieces"]:
+            pc.insert(6, 0)
+        d["engine"] = "2"
+    return d
+
+
+def _short(message: str, limit: int = 160) -> str:
+    return message if len(message) <= limit else message[:limit] + "..."
+
+
+def is_rule_file_name(path: str) -> bool:
+    """Whether PATH names a rule file by its suffix: the only files a save or a log may name."""
+    return path.lower().endswith(RULE_FILE_SUFFIXES)
+
+
+def rules_of(d: dict, load_checked):
+    """The rules the save names, loaded only where it is safe (module docstring)."""
+    path = d.get("path")
+    if path is not None:
+        if not is_rule_file_name(path):
+            raise damaged("its rules are named by %r, which is not a rule file (%s)"
+                          % (path, ", ".join(RULE_FILE_SUFFIXES)))
+        if not os.path.isfile(path):
+            raise RulesError([Diagnostic(path, 1, 1, "error", "E003", "the rule file this game was saved with is gone")])
+        return load_checked(path, d["variant"])
+    from provost.dsl.loader import shipped_game
+    from provost.dsl.source import is_bare_name
+    if not is_bare_name(d["ruleset"]) or shipped_game(d["ruleset"]) is None:
+        raise damaged("ruleset %r is not a shipped ruleset (rules from a file are named by 'path')" % d["ruleset"])
+    return load_checked(d["ruleset"], d["variant"])
+
+
+# ------------------------------------------------------------------ the state against the rules
+def check_state(state: dict, prog) -> None:
+    n, humans = state["players"], state["humans"]
+    if humans > n:
+        raise damaged("state.humans: %d deciding seats of %d" % (humans, n))
+    _same_names("state.counters", state["counters"], prog.counters)
+    for name, c in prog.counters.items():
+        _check_counter("state.counters." + name, state["counters"][name], c, prog, n)
+    _same_names("state.zones", state["zones"], prog.zones)
+    for name, z in prog.zones.items():
+        v = state["zones"][name]
+        if z["scope"] == "player" and (type(v) is not list or len(v) != n):
+            raise damaged("state.zones.%s: expected one entry per seat (%d)" % (name, n))
+    _same_names("state.orders", state["orders"], prog.orders)
+    for where, seats in list(state["orders"].items()) + list(state["occ"].items()):
+        if any(not 0 <= p < n for p in seats if p != -1):
+            raise damaged("a seat out of range in %r: %s" % (where, seats))
+    places = _places(prog)
+    for k, pc in enumerate(state["pieces"]):
+        if pc[0] not in prog.pieces:
+            raise damaged("state.pieces.%d: no pieces called %r in the rules" % (k, pc[0]))
+        if not 0 <= pc[1] < n:
+            raise damaged("state.pieces.%d: seat %d of %d" % (k, pc[1], n))
+        if pc[3] not in places and pc[3] not in state["occ"] and pc[3] not in prog.spaces:
+            raise damaged("state.pieces.%d: no place called %r" % (k, pc[3]))
+    for k, kind in enumerate(t[0] for t in state["tiles"].values()):
+        if kind not in prog.buildings and kind not in prog.spaces:
+            raise damaged("state.tiles: no building called %r" % kind)
+    nodes, envs = len(prog.nodes), len(state["envs"])
+    for k, f in enumerate(state["stack"]):
+        if f[0] >= nodes or f[2] >= envs:
+            raise damaged("state.stack.%d: a frame of no node of these rules" % k)
+    for k, f in enumerate(state["deferred"]):
+        if f[1] >= nodes or f[2] >= envs:
+            raise damaged("state.deferred.%d: a frame of no node of these rules" % k)
+    pending = state["pending"]
+    if pending is not None:
+        if not 0 <= pending["player"] < n:
+            raise damaged("state.pending.player: seat %d of %d" % (pending["player"], n))
+        if not state["stack"]:
+            raise damaged("state.pending: a decision with nothing to resume")
+    elif not state["finished"]:
+        raise damaged("state: neither finished nor waiting for a decision")
+
+
+def _same_names(where: str, found: dict, declared: dict) -> None:
+    missing, extra = sorted(set(declared) - set(found)), sorted(set(found) - set(declared))
+    if missing or extra:
+        raise damaged("%s: %s" % (where, "; ".join(
+            part for part in ("missing %s" % ", ".join(missing[:5]) if missing else "",
+                              "not in the rules: %s" % ", ".join(extra[:5]) if extra else "") if part)))
+
+
+def _check_counter(where: str, v, c: dict, prog, n: int) -> None:
+    size = len(prog.enums[c["by"]]) if c.get("by") else None
+
+    def one(x, at):
+        if size is None:
+            if type(x) is not int:
+                raise damaged("%s: expected a number%s" % (where, at))
+        elif type(x) is not list or len(x) != size or any(type(y) is not int for y in x):
+            raise damaged("%s: expected %d numbers (by %s)%s" % (where, size, c["by"], at))
+
+    if c["scope"] == "player":
+        if type(v) is not list or len(v) != n:
+            raise damaged("%s: expected one value per seat (%d)" % (where, n))
+        for p, x in enumerate(v):
+            one(x, " for seat %d" % p)
+    else:
+        one(v, "")
+
+
+def _places(prog) -> set:
+    out = {"reserve", "workers"} | set(prog.spaces) | set(prog.zones)
+    for pc in prog.pieces.values():
+        out |= set(pc.get("private") or ()) | set(pc.get("public") or ())
+        if pc.get("start"):
+            out.add(pc["start"])
+    return out
+
+
+def probe(game) -> None:
+    """Apply every pending option to a copy: a state the engine cannot play on is a damaged save."""
+    for option in game.legal_options():
+        try:
+            game.clone().apply(option)
+        except RulesError:
+            continue        # a rule failing at play (positioned E100): the rules' matter, not the save's
+        except Exception as e:  # noqa: BLE001 - anything else means the state is not one the engine made
+            raise damaged("option %r cannot be played on this state (%s)" % (option, type(e).__name__)) from None

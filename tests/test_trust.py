@@ -1,0 +1,248 @@
+"""Randomness and files you can trust: independent seeds, drawn seeds reported, saves checked
+before use, files a rule file or a log may name, control characters escaped, switches read alike."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from provost.dsl.diagnostics import RulesError, printable
+from provost.dsl.loader import check_file
+from provost.dsl.switches import switch_on
+from provost.interpreter import rng
+from provost.interpreter.engine import Game
+
+
+# ------------------------------------------------------------------ seeds
+def first_draws(seed: int, salt: int, k: int = 8) -> list[int]:
+    st, out = rng.seed_state(seed, salt), []
+    for _ in range(k):
+        st, x = rng.next_u64(st)
+        out.append(x)
+    return out
+
+
+def test_consecutive_seeds_are_not_shifted_copies_of_one_stream():
+    for seed in range(200):
+        a, b = first_draws(seed, 4), first_draws(seed + 1, 4)
+        assert not set(a[1:]) & set(b)          # the old seeding: b == a[1:] + [...]
+
+
+def bits_agreement(pairs) -> float:
+    """The share of equal bits between paired 64-bit draws: 0.5 for independent streams."""
+    same = total = 0
+    for x, y in pairs:
+        same += 64 - bin(x ^ y).count("1")
+        total += 64
+    return same / total
+
+
+@pytest.mark.parametrize("other", [lambda s: (s + 1, 4), lambda s: (s, 3), lambda s: (s - 1, 3)])
+def test_streams_of_neighbouring_seeds_and_player_counts_are_uncorrelated(other):
+    pairs = []
+    for seed in range(1, 400):
+        mine = first_draws(seed, 4)
+        theirs = first_draws(*other(seed))
+        pairs += zip(mine, theirs)
+    # 400 * 8 * 64 bits: an independent pair agrees on 50% +- 0.3% (3 sd = 0.83%).
+    assert abs(bits_agreement(pairs) - 0.5) < 0.0085
+
+
+def test_deals_of_neighbouring_seeds_and_counts_differ():
+    # Caylus deals its neutral buildings at setup: with the old seeding (3 players, seed s) dealt
+    # as (4 players, seed s - 1).  Over 60 seeds the deals must agree about as often as chance.
+    def road(players, seed):
+        return tuple(Game.new("caylus", players=players, seed=seed).s.road[:8])
+    same_count = sum(road(3, s) == road(4, s) for s in range(1, 61))
+    shifted = sum(road(3, s) == road(4, s - 1) for s in range(1, 61))
+    assert same_count <= 3 and shifted <= 3          # 6! orders: chance gives 0.08 of 60
+
+
+def test_64_bit_seeds_play_and_out_of_range_is_a_usage_error(capsys):
+    from cli_run import run_cli
+    code, out, _ = run_cli(capsys, "play", "caylus", "--seed", str(2**64 - 1), "--format", "json")
+    assert code == 0 and json.loads(out)["seed"] == 2**64 - 1
+    code, _, err = run_cli(capsys, "play", "caylus", "--seed", str(2**64))
+    assert code == 2 and "2**64 - 1" in err
+
+
+def test_play_and_sim_without_a_seed_draw_one_and_report_it(capsys, tmp_path):
+    from cli_run import run_cli
+    log = tmp_path / "g.jsonl"
+    seeds = set()
+    for _ in range(3):
+        code, out, _ = run_cli(capsys, "play", "caylus", "--format", "json", "--log", str(log))
+        assert code == 0
+        seed = json.loads(out)["seed"]
+        assert json.loads(log.read_text().splitlines()[0])["seed"] == seed
+        seeds.add(seed)
+    assert len(seeds) == 3 and all(0 <= s < 2**63 for s in seeds)
+    code, out, _ = run_cli(capsys, "play", "caylus", "--seed", str(seed), "--format", "json")
+    assert json.loads(out)["seed"] == seed                  # the reported seed replays the game
+    code, out, _ = run_cli(capsys, "sim", "caylus", "--games", "2", "--format", "json")
+    assert code == 0 and json.loads(out)["seed"] >= 0
+    code, text, _ = run_cli(capsys, "play", "caylus")
+    assert ", seed " in text.splitlines()[0]
+
+
+# ------------------------------------------------------------------ saves
+def saved_games() -> list[str]:
+    out = []
+    for name, players in (("caylus", 4), ("ys", 4), ("ys", 2), ("caylus1303", 3)):
+        g = Game.new(name, players=players, seed=7)
+        r = random.Random(players)
+        for _ in range(r.randrange(30, 200)):
+            if g.finished:
+                break
+            g.apply(r.choice(g.legal_options()))
+        out.append(g.to_json())
+    return out
+
+
+SAVES = saved_games()
+
+
+def test_a_valid_save_resumes_exactly():
+    for text in SAVES:
+        assert Game.from_json(text).to_json() == text
+
+
+def _paths(x, here=()):
+    yield here
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _paths(v, here + (k,))
+    elif isinstance(x, list):
+        for i, v in enumerate(x[:4]):
+            yield from _paths(v, here + (i,))
+
+
+def test_tampered_saves_are_input_errors_never_raw_exceptions():
+    r = random.Random(11)
+    junk = [None, -1, 2**70, "x", "", [], {}, True, 1.5, [[[[[]]]]], {"a": 1}, "\x1b[2J"]
+    outcomes = {}
+    for _ in range(800):
+        d = json.loads(r.choice(SAVES))
+        path = r.choice(list(_paths(d))[1:])
+        parent = d
+        for key in path[:-1]:
+            parent = parent[key]
+        if isinstance(parent, dict) and r.random() < 0.2:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = r.choice(junk)
+        try:
+            Game.from_json(json.dumps(d))
+            outcomes["loaded"] = outcomes.get("loaded", 0) + 1
+        except RulesError as e:
+            code = e.diagnostics[0].code
+            outcomes[code] = outcomes.get(code, 0) + 1
+    assert set(outcomes) <= {"loaded", "E002", "E003", "E004", "L001"}     # L001: an unknown variant named
+    assert outcomes.get("E004", 0) > 300
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "not JSON"), ("[" * 100000, "nested too deeply"), ("null", "top level"), ("{}", "top level"),
+    ('{"engine": "9"}', "top level"), ("x" * (33 * 1024 * 1024), "the limit"),
+])
+def test_what_is_not_a_save_says_so(text, words):
+    with pytest.raises(RulesError) as e:
+        Game.from_json(text)
+    assert e.value.diagnostics[0].code == "E004" and words in e.value.diagnostics[0].message
+
+
+def test_a_save_never_makes_provost_read_a_file_that_is_not_a_rule_file(tmp_path):
+    secret = tmp_path / "token.txt"
+    secret.write_text("SECRET-TOKEN\n")
+    for field, value in (("path", str(secret)), ("ruleset", str(secret))):
+        d = json.loads(SAVES[0])
+        d[field] = value
+        with pytest.raises(RulesError) as e:
+            Game.from_json(json.dumps(d))
+        assert "SECRET" not in str(e.value) and e.value.diagnostics[0].code == "E004"
+
+
+def test_an_engine_1_save_still_resumes():
+    d = json.loads(SAVES[1])
+    d["engine"] = "1"
+    for pc in d["state"]["pieces"]:
+        del pc[6]
+    g = Game.from_json(json.dumps(d))
+    assert all(len(pc) >= 7 for pc in g.s.pieces)
+
+
+# ------------------------------------------------------------------ files a rule file or log may name
+def test_a_variant_may_not_name_a_file_outside_its_folder_or_not_a_rule_file(tmp_path):
+    (tmp_path / "token.txt").write_text("SECRET-TOKEN\n")
+    inner = tmp_path / "mine"
+    inner.mkdir()
+    for ref, words in (("../token.txt", "outside the variant's folder"), ("token.txt", "not a rule file")):
+        variant = (inner if ref.startswith("..") else tmp_path) / "v.rules"
+        variant.write_text('variant v "V" extends "%s":\n    description "x"\n' % ref)
+        found = [d for d in check_file(str(variant)) if d.severity == "error"]
+        assert found and found[0].code == "L002" and words in found[0].message
+        assert "SECRET" not in found[0].message
+
+
+def test_a_diagnostic_shows_no_line_of_a_file_that_is_not_provosts(tmp_path, capsys):
+    from cli_run import run_cli
+    secret = tmp_path / "token.txt"
+    secret.write_text("game SECRET-TOKEN\n")
+    code, out, err = run_cli(capsys, "check", str(secret))
+    assert code == 1 and "SECRET-TOKEN" not in out + err
+
+
+def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys):
+    from cli_run import run_cli
+    (tmp_path / "token.txt").write_text("SECRET\n")
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps({"type": "header", "ruleset": str(tmp_path / "token.txt"), "variant": None,
+                               "players": 4, "seed": 1, "ruleset_hash": "0" * 16}) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 1 and "SECRET" not in out + err and "neither a shipped ruleset nor a rule file" in out + err
+
+
+def test_explain_refuses_a_log_whose_rules_changed(tmp_path, capsys):
+    from cli_run import run_cli
+    log = tmp_path / "g.jsonl"
+    assert run_cli(capsys, "play", "caylus", "--seed", "3", "--log", str(log))[0] == 0
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["ruleset_hash"] = "0" * 16
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = run_cli(capsys, "explain", str(log), "--at", "2", "pass")
+    assert code == 1 and "the rules changed since the game was played" in out + err
+
+
+# ------------------------------------------------------------------ printing
+def test_control_characters_are_escaped_when_printed():
+    assert printable("a\x1b[2Jb\rc\u202ed") == "a\\x1b[2Jb\\x0dc\\u202ed"
+    assert printable("plain text, tabs\tstay") == "plain text, tabs\\x09stay"
+
+
+def test_a_rule_file_with_a_control_character_is_refused_and_nothing_raw_is_printed(tmp_path):
+    bad = tmp_path / "evil.rules"
+    bad.write_bytes(b'game g "Evil\x1b[2J":\n    score pp\n')
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "check", str(bad)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "P007" in done.stdout + done.stderr
+    assert "\x1b" not in done.stdout + done.stderr and "\\x1b[2J" in done.stdout + done.stderr
+
+
+def test_a_hostile_argument_is_printed_escaped():
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "play", "caylus", "--agents", "x\x1b[2J"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "\x1b" not in done.stderr and "\\x1b" in done.stderr
+
+
+# ------------------------------------------------------------------ switches
+@pytest.mark.parametrize("value, on", [("1", True), ("true", True), ("YES", True), (" on ", True), ("0", False),
+                                       ("false", False), ("no", False), ("off", False), ("", False), ("2", False)])
+def test_switches_read_one_and_zero_alike(monkeypatch, value, on):
+    monkeypatch.setenv("PROVOST_PURE_PYTHON", value)
+    assert switch_on("PROVOST_PURE_PYTHON") is on
+    from provost.interpreter import accelerate
+    assert accelerate.status()["pure_python"] is on
