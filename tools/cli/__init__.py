@@ -545,6 +545,16 @@ class _GuardedStdout:
         return getattr(self._stream, name)
 
 
+def _interrupts_raise() -> None:
+    """Ctrl-C raises KeyboardInterrupt again (`provost.tools.entry` made it a quiet exit until now)."""
+    import signal
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:       # not the main thread: leave the caller's handling alone
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (argparse usage errors give 2)."""
     _tolerate_unencodable_output()
@@ -572,6 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     real_stdout = sys.stdout
     sys.stdout = _GuardedStdout(real_stdout)
     try:
+        _interrupts_raise()          # from here on, Ctrl-C is handled below (a sim's partial report)
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is handled below
         return code

@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -223,6 +224,7 @@ def _mp_context():
 
 def _terminate_pool(executor) -> None:
     """Stop a ProcessPoolExecutor now: cancel pending work, terminate the workers, wait for them."""
+    _quiet_pool_threads()
     procs = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     if hasattr(executor, "terminate_workers"):  # Python 3.14+
@@ -238,6 +240,24 @@ def _terminate_pool(executor) -> None:
         if p.is_alive():
             p.kill()
             p.join(1)
+    # concurrent.futures wakes every pool's manager thread at exit through a pipe that is closed
+    # by now ("Exception ignored ... Bad file descriptor"): this pool is gone, forget it there.
+    import concurrent.futures.process as cfp
+    wakeups = getattr(cfp, "_threads_wakeups", None)
+    thread = getattr(executor, "_executor_manager_thread", None)
+    if isinstance(wakeups, dict) and thread is not None:
+        wakeups.pop(thread, None)
+
+
+def _quiet_pool_threads() -> None:
+    """The pool's manager thread may fail writing to workers being terminated (EBADF, a broken
+    pipe): that is the stop we asked for, not an error to print (1 Ctrl-C in 20 printed one)."""
+    previous = threading.excepthook
+
+    def hook(args):
+        if type(args.thread).__name__ != "_ExecutorManagerThread":
+            previous(args)
+    threading.excepthook = hook
 
 
 class _SigintIgnored:
