@@ -54,7 +54,7 @@ from itertools import combinations_with_replacement, product
 
 from provost.interpreter import nodes as N
 
-FORMAT = 1
+FORMAT = 4        # 2: ranges bounded by counters' limits; 4: symbols widened to every class that fits
 #: Exploration games per catalogue (seeds 0 .. GAMES-1).
 DEFAULT_GAMES = 300
 #: A template's widened cross product is used only below this size; else only the combinations seen.
@@ -97,6 +97,11 @@ class Catalogue:
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def __deepcopy__(self, memo):
+        # Never changed once built: states that hold it (OpenSpiel clones states with deepcopy)
+        # share it instead of copying tens of thousands of ids per clone.
+        return self
 
     def __contains__(self, option: str) -> bool:
         return option in self.index
@@ -222,6 +227,54 @@ def _is_static(e, prog) -> bool:
     return False
 
 
+#: A range whose bounds come from counters' declared limits is enumerated up to this many values.
+RANGE_CAP = 200
+
+
+def _bounds(e, prog) -> tuple[int, int] | None:
+    """The smallest and largest value an integer expression can take, from the rules alone: numbers,
+    constant lets, and counters within their declared ``min``/``max`` (a counter read by index,
+    ``favor_level[r]``, too); None when that is not known.  So ``column(c in 1..favor_level[r])``
+    is every column the table can open, not only those random games happened to open."""
+    k = e.get("e")
+    if k == "int":
+        return e["v"], e["v"]
+    if k == "index":
+        e = e.get("x") or {}
+        k = e.get("e")
+    if k == "name":
+        n = e["id"]
+        c = prog.counters.get(n)
+        if c is not None:
+            lo = c.get("min")
+            hi = c.get("max")
+            return (0 if lo is None else lo, hi) if hi is not None else None
+        d = prog.lets.get(n)
+        if d is not None and not d.get("params"):
+            return _bounds(d["value"], prog)
+        return None
+    if k == "binop" and e["op"] in ("+", "-", "*"):
+        a, b = _bounds(e["left"], prog), _bounds(e["right"], prog)
+        if a is None or b is None:
+            return None
+        if e["op"] == "+":
+            return a[0] + b[0], a[1] + b[1]
+        if e["op"] == "-":
+            return a[0] - b[1], a[1] - b[0]
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    return None
+
+
+def _range_domain(e, prog) -> list | None:
+    if e.get("e") != "range":
+        return None
+    lo, hi = _bounds(e["lo"], prog), _bounds(e["hi"], prog)
+    if lo is None or hi is None or hi[1] - lo[0] >= RANGE_CAP:
+        return None
+    return list(range(lo[0], hi[1] + 1))
+
+
 def _static_options(g0) -> tuple[set, dict]:
     """Ids complete by construction, and {(name, arity): [set of static values per position or None]}."""
     prog = g0.prog
@@ -246,6 +299,8 @@ def _static_options(g0) -> tuple[set, dict]:
                         dom = list(f(g0, {"player": 0}))
                     except Exception:          # noqa: BLE001 - not evaluable without a state: explored instead
                         dom = None
+                if dom is None:
+                    dom = _range_domain(prm["in"], prog)
                 names_before.add(prm["name"])
                 domains.append(dom)
             slot = static_pos.setdefault(key, [set() if d is not None else None for d in domains])
@@ -358,6 +413,11 @@ def _classes(g0, vocab) -> list:
     return [c for c in classes if c]
 
 
+def _most_pieces(prog) -> int:
+    """The most pieces of one kind a seat holds: the bound of a piece's index in a list value."""
+    return max((len(d.get("values") or ()) + len(d.get("reserve") or ()) for d in prog.pieces.values()), default=0)
+
+
 def _explore(rs, players: int, games: int, seen: set, vocab: dict, seeds=None) -> int:
     """Play seeded games recording every legal option and the observation vocabularies; returns decisions."""
     from provost.interpreter.engine import Game
@@ -436,43 +496,43 @@ def _generalise(g0, templates: dict, seen: set, static_pos: dict, vocab) -> set:
             st = static_pos.get(key, [None] * arity)[i]
             if st:
                 vals |= st
-            domains.append(sorted(_widen(vals, classes), key=_natural))
+            domains.append(sorted(_widen(vals, classes, _most_pieces(g0.prog)), key=_natural))
         if _product_size(domains) <= PRODUCT_CAP:
             for combo in product(*domains):
                 out.add(key[0] + ":" + ":".join(combo))
     return out
 
 
-def _widen(vals: set, classes: list) -> set:
+def _widen(vals: set, classes: list, most_pieces: int = 0) -> set:
     """A parameter position's values widened to the class they belong to.
 
     Integers fill the range between the smallest and the largest; symbols take
-    the smallest class holding them all.  List values (``a+b+c``) are widened
+    every class holding them all (or, when none does, every class holding one of them).  List values (``a+b+c``) are widened
     element by element: lists of one length whose elements differ in kind
     (``[owner, place, n]``) position by position, otherwise as multisets of
     the elements' class in the class's order.
     """
     if any("+" in v for v in vals):
-        return vals | _widen_lists(vals, classes)
+        return vals | _widen_lists(vals, classes, most_pieces)
     try:
         ints = [int(v) for v in vals]
     except ValueError:
         ints = None
     if ints is not None:
         return {str(k) for k in range(min(ints), max(ints) + 1)}
-    fits = [c for c in classes if vals <= set(c)]
-    if fits:
-        return vals | set(min(fits, key=len))
-    return vals
+    # Every class that holds all the values seen: a value the games never reached may belong to
+    # the larger one (a printed space as well as the road's tiles).
+    fits = [c for c in classes if vals <= set(c)] or [c for c in classes if vals & set(c)]
+    return vals.union(*map(set, fits))
 
 
-def _widen_lists(vals: set, classes: list) -> set:
+def _widen_lists(vals: set, classes: list, most_pieces: int) -> set:
     rows = [v.split("+") for v in vals]
     lengths = {len(r) for r in rows}
     out: set = set()
     if len(lengths) == 1:
         k = lengths.pop()
-        cols = [_widen({r[i] for r in rows}, classes) for i in range(k)]
+        cols = [_widen_column({r[i] for r in rows}, classes, most_pieces) for i in range(k)]
         mixed = len({frozenset(c) for c in cols}) > 1
         if mixed and _product_size(cols) <= PRODUCT_CAP:
             return {"+".join(c) for c in product(*[sorted(c, key=_natural) for c in cols])}
@@ -483,6 +543,18 @@ def _widen_lists(vals: set, classes: list) -> set:
         if _comb_size(len(order), k) <= PRODUCT_CAP:
             out.update("+".join(c) for c in combinations_with_replacement(order, k))
     return out
+
+
+def _widen_column(vals: set, classes: list, most_pieces: int) -> set:
+    """One position of list values.  An integer there counts pieces (``[owner, place, n]``: the n-th
+    face-down piece of a seat at a place), so it runs from 0 up to the most pieces of one kind a
+    seat holds, whatever the exploration games happened to reach."""
+    widened = _widen(vals, classes, most_pieces)
+    try:
+        ints = [int(v) for v in widened]
+    except ValueError:
+        return widened
+    return {str(k) for k in range(min(0, min(ints)), max(max(ints), most_pieces - 1) + 1)}
 
 
 def _class_order(elems: set, classes: list) -> list:

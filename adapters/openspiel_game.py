@@ -12,16 +12,17 @@ for the base rules), ``players`` and ``seed``.
 GameType, and why:
 
 - ``SEQUENTIAL``: one decision at a time; the engine says who decides.
-- ``SAMPLED_STOCHASTIC``: the engine draws every shuffle from a seeded
-  generator held in the game state (DESIGN.md section 5), so shuffles are not
-  chance nodes that OpenSpiel could enumerate.  ``new_initial_state()`` number
-  k plays the engine game seeded from (``seed``, k): every new game is a fresh
-  deal, reproducibly.  Explicit chance nodes would need the engine to stop at
-  each shuffle and ask for its outcome (see the adapters' notes).  Caveat of
-  sampled chance: a cloned state carries the generator, so a search that clones
-  states sees the *same* future deals (it "knows" the decks); use
-  ``provost.interpreter.agents.mcts`` (it resamples what the searching player cannot see)
-  for fair search on hidden-information rules.
+- ``EXPLICIT_STOCHASTIC`` with one chance node, the first: its outcome k (one of
+  ``DEALS``, equally likely) is the deal -- the engine game seeded from (``seed``,
+  k).  The engine then draws every later shuffle from the generator held in its
+  state (DESIGN.md section 5), so after the deal every transition is
+  deterministic.  That makes a state's history (the deal, then the actions) all
+  there is to it: OpenSpiel's own ``serialize``/``deserialize_state``, pickling and
+  ``random_sim_test(serialize=True)`` work (a sampled-stochastic Python game cannot
+  give OpenSpiel its generator's state).  Caveat: a cloned state carries the
+  generator, so a search that clones states sees the *same* future deals; use
+  ``provost.interpreter.agents.mcts`` (it resamples what the searching player
+  cannot see) for fair search on hidden-information rules.
 - ``IMPERFECT_INFORMATION`` when the rules hide anything (a counter, zone or
   piece place not public: Ys, Caylus 1303), else ``PERFECT_INFORMATION`` (Caylus:
   its one shuffle happens in the setup, before any decision, and is public).
@@ -53,6 +54,8 @@ from .encoding import ObservationEncoder, canonical_observation
 from provost.interpreter.rewards import rank_rewards
 
 MAX_GAME_LENGTH = 20000
+#: The chance node's outcomes: the deals a game can start from (each a seed of the engine game).
+DEALS = 4096
 SHIPPED = ("caylus", "caylus1303", "ys")
 
 _registered: dict = {}
@@ -71,7 +74,21 @@ class _Box:
         self.g = g
 
     def __deepcopy__(self, memo):
-        return _Box(self.g.clone())
+        return _Box(self.g.clone() if self.g is not None else None)
+
+    def __reduce__(self):
+        # Pickled as the engine's save (its compiled rules hold closures); the rules are found
+        # again by name and their digest checked.
+        return _box_from_save, (self.g.to_json() if self.g is not None else None,)
+
+
+def _box_from_save(saved):
+    return _Box(Game.from_json(saved) if saved is not None else None)
+
+
+def _load_game(ruleset: str, short: str, params: dict):
+    register(ruleset)
+    return pyspiel.load_game(short, params)
 
 
 def register(ruleset: str = "caylus") -> str:
@@ -88,7 +105,7 @@ def register(ruleset: str = "caylus") -> str:
         short_name=short,
         long_name="provost %s" % (g0.prog.game.get("title") or base.name),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -115,28 +132,35 @@ def register(ruleset: str = "caylus") -> str:
             self.catalogue = catalogue_for(self.rs, players=self.players)
             self.encoder = ObservationEncoder(first, self.catalogue)
             self.seed = int(params.get("seed", 0))
-            self._count = 0
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.catalogue),
-                max_chance_outcomes=0,
+                max_chance_outcomes=DEALS,
                 num_players=self.players,
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=MAX_GAME_LENGTH)
+                max_game_length=MAX_GAME_LENGTH + 1)
             super().__init__(game_type, game_info, {"variant": variant or "", "players": self.players,
                                                     "seed": self.seed})
 
         def new_initial_state(self):
-            seed = _engine_seed(self.seed, self._count)
-            self._count += 1
-            return ProvostState(self, Game.new(self.rs, players=self.players, seed=seed))
+            return ProvostState(self, None)      # the deal is the chance node's outcome
+
+        def __reduce__(self):
+            # Pickled as its name and parameters (its compiled rules hold closures): loading it
+            # again compiles the same rules, found by name.
+            return _load_game, (ruleset, short, dict(self.get_parameters()))
+
+        def deal(self, k: int) -> Game:
+            return Game.new(self.rs, players=self.players, seed=_engine_seed(self.seed, k))
 
         def make_py_observer(self, iig_obs_type=None, params=None):
+            # None for what is not provided, as OpenSpiel's own games answer (generate_playthrough
+            # and the observation utilities ask for every kind and skip the ones that are None).
             if iig_obs_type is not None and iig_obs_type.perfect_recall:
-                raise ValueError("provost games provide observations, not perfect-recall information states")
+                return None
             if iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-                raise ValueError("provost games observe as one player; use SINGLE_PLAYER private information")
+                return None
             return ProvostObserver(self)
 
     ProvostGame.__name__ = "ProvostGame_" + short
@@ -152,41 +176,59 @@ class ProvostState(pyspiel.State):
         super().__init__(game)
         self._box = _Box(engine_game)
         self._catalogue = game.catalogue
+        self._players = game.players
         self._decisions = 0
 
     @property
-    def engine(self) -> Game:
+    def engine(self) -> Game | None:
+        """The engine game, None before the deal (the chance node)."""
         return self._box.g
 
     def current_player(self):
         g = self._box.g
+        if g is None:
+            return pyspiel.PlayerId.CHANCE
         if g.finished or self._decisions >= MAX_GAME_LENGTH:
             return pyspiel.PlayerId.TERMINAL
         return g.current_player()
+
+    def chance_outcomes(self):
+        p = 1.0 / DEALS
+        return [(k, p) for k in range(DEALS)]
 
     def _legal_actions(self, player):
         return sorted(self._catalogue.legal_indices(self._box.g))
 
     def _apply_action(self, action):
         g = self._box.g
+        if g is None:
+            if not 0 <= action < DEALS:
+                raise ValueError("deal %r is not one of 0..%d" % (action, DEALS - 1))
+            self._box.g = self.get_game().deal(action)
+            return
         option = self._catalogue.action_of(action)
         g.apply(option)               # an illegal option raises IllegalOption naming the legal ones
         self._decisions += 1
 
     def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return "deal %d" % action
         return self._catalogue.action_of(action)
 
     def is_terminal(self):
-        return self._box.g.finished or self._decisions >= MAX_GAME_LENGTH
+        g = self._box.g
+        return g is not None and (g.finished or self._decisions >= MAX_GAME_LENGTH)
 
     def returns(self):
         g = self._box.g
         if not self.is_terminal():
-            return [0.0] * g.s.humans
+            return [0.0] * self._players
         return rank_rewards(g)
 
     def __str__(self):
         g = self._box.g
+        if g is None:
+            return "before the deal"
         return "round %s %s; scores %s; to move %s; decisions %d" % (         # public scores only
             g.s.round, g.s.phase or "setup", g.public_scores(), g.current_player(), self._decisions)
 
@@ -200,9 +242,14 @@ class ProvostObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
+        if state.engine is None:              # before the deal: nothing to see yet
+            self.tensor[:] = 0
+            return
         self.tensor[:] = self.encoder.encode(state.engine.observation(player))
 
     def string_from(self, state, player):
+        if state.engine is None:
+            return "{}"
         obs = canonical_observation(state.engine.observation(player))
         return json.dumps(obs, sort_keys=True, separators=(",", ":"))
 

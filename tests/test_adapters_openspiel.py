@@ -24,7 +24,7 @@ def test_game_type(name, info):
     game = pyspiel.load_game("python_provost_" + name)
     t = game.get_type()
     assert t.dynamics == GT.Dynamics.SEQUENTIAL
-    assert t.chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
+    assert t.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC     # one chance node: the deal
     assert t.information == info
     assert t.utility == GT.Utility.ZERO_SUM
     assert game.num_distinct_actions() == len(game.catalogue)
@@ -33,7 +33,49 @@ def test_game_type(name, info):
 @pytest.mark.parametrize("name", ["caylus", "caylus1303", "ys"])
 def test_random_sim(name):
     game = pyspiel.load_game("python_provost_" + name, {"players": 4})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_serialize_pickle_and_clone_keep_the_game():
+    import pickle
+    game = pyspiel.load_game("python_provost_ys", {"players": 4})
+    s = game.new_initial_state()
+    s.apply_action(17)                                   # the deal
+    r = random.Random(4)
+    for _ in range(60):
+        s.apply_action(r.choice(s.legal_actions()))
+    for other in (pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))[1],
+                  pickle.loads(pickle.dumps(s)), s.clone(), game.deserialize_state(s.serialize())):
+        assert other.engine.to_json() == s.engine.to_json() and other.history() == s.history()
+    assert s.clone()._catalogue is s._catalogue          # shared, never copied per clone
+
+
+def test_playthrough_and_observers():
+    from open_spiel.python.algorithms import generate_playthrough
+    text = generate_playthrough.playthrough("python_provost_caylus1303(players=3)", action_sequence=None,
+                                            alsologtostdout=False)
+    assert "ObservationString(0)" in text and "deal " in text
+    game = pyspiel.load_game("python_provost_ys")
+    assert game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)) is None
+    assert game.make_py_observer() is not None
+
+
+@pytest.mark.parametrize("name", ["caylus", "caylus1303", "ys"])
+def test_openspiel_mcts_bots_play_whole_games(name):
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+    game = pyspiel.load_game("python_provost_" + name, {"players": 3})
+    rng = np.random.RandomState(5)
+    bots = [mcts.MCTSBot(game, uct_c=2, max_simulations=3, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                         random_state=rng) for _ in range(3)]
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s.apply_action(outcomes[rng.randint(len(outcomes))][0])
+        else:
+            s.apply_action(bots[s.current_player()].step(s))
+    assert abs(sum(s.returns())) < 1e-9
 
 
 def test_variant_and_players_parameters():
@@ -42,17 +84,24 @@ def test_variant_and_players_parameters():
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-def test_new_states_are_new_deals_reproducibly():
+def test_each_deal_is_a_chance_outcome_reproducibly():
     a = pyspiel.load_game("python_provost_caylus", {"seed": 3})
     b = pyspiel.load_game("python_provost_caylus", {"seed": 3})
-    sa = [a.new_initial_state().engine.seed for _ in range(3)]
-    sb = [b.new_initial_state().engine.seed for _ in range(3)]
-    assert sa == sb and len(set(sa)) == 3
+    s = a.new_initial_state()
+    assert s.is_chance_node() and len(s.chance_outcomes()) == osg.DEALS
+    seeds = []
+    for game in (a, b):
+        for k in (0, 1, 2):
+            t = game.new_initial_state()
+            t.apply_action(k)
+            seeds.append(t.engine.seed)
+    assert seeds[:3] == seeds[3:] and len(set(seeds[:3])) == 3
 
 
 def test_play_to_the_end_with_returns():
     game = pyspiel.load_game("python_provost_caylus", {"players": 3})
     s = game.new_initial_state()
+    s.apply_action(1)                                    # the deal
     r = random.Random(1)
     while not s.is_terminal():
         s.apply_action(r.choice(s.legal_actions()))
@@ -63,6 +112,7 @@ def test_play_to_the_end_with_returns():
 def test_observations_do_not_leak_hidden_values():
     game = pyspiel.load_game("python_provost_ys", {"players": 4})
     s = game.new_initial_state()
+    s.apply_action(2)                                    # the deal
     r = random.Random(2)
     checked = 0
     for step in range(300):
@@ -84,7 +134,8 @@ def test_observations_do_not_leak_hidden_values():
 def test_clone_is_independent():
     game = pyspiel.load_game("python_provost_caylus")
     s = game.new_initial_state()
+    s.apply_action(0)                                    # the deal
     c = s.clone()
     c.apply_action(c.legal_actions()[0])
-    assert s.history() == [] and len(c.history()) == 1
+    assert s.history() == [0] and len(c.history()) == 2
     assert s.engine.s.decisions == 0
