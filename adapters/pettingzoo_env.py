@@ -27,6 +27,9 @@
   without a seed draws the next game seed from a generator seeded by the last
   ``S``, so a run is reproducible from its first seed.
 - ``max_decisions`` (optional) truncates a game after that many decisions.
+- ``state()`` (with ``state_space``): every seat's observation vector side by side, for
+  centralised critics.  ``render_mode``: ``"ansi"`` and ``"human"`` draw the board as a
+  spectator sees it (text), ``"rgb_array"`` the same as an image (Pillow).
 """
 from __future__ import annotations
 
@@ -42,11 +45,12 @@ from provost.interpreter.engine import Game
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
+from .rendering import board_image, board_text, require_pillow
 from provost.interpreter.rewards import REWARD_KINDS, final_rewards
 
 
 class ProvostAECEnv(AECEnv):
-    metadata = {"name": "provost_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "provost_v0", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
 
     def __init__(self, ruleset: str = "caylus", variant: str | None = None, players: int | None = None,
                  reward: str = "rank", max_decisions: int | None = None, render_mode: str | None = None,
@@ -56,6 +60,8 @@ class ProvostAECEnv(AECEnv):
             raise ValueError("unknown reward '%s' (known: %s)" % (reward, ", ".join(REWARD_KINDS)))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError("unknown render_mode '%s'" % render_mode)
+        if render_mode == "rgb_array":
+            require_pillow()
         self.rs = load_checked(ruleset, variant, players) if isinstance(ruleset, str) else ruleset
         g0 = Game.new(self.rs, players=players, seed=0)
         self.players = g0.s.humans
@@ -74,6 +80,9 @@ class ProvostAECEnv(AECEnv):
                 "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
             }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        # state(): every seat's observation vector, side by side (for centralised critics).
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self.encoder.size * self.players,),
+                                      dtype=np.float32)
         self.game: Game | None = None
         self._seeds = random.Random()
         self.agents = []
@@ -154,14 +163,21 @@ class ProvostAECEnv(AECEnv):
         self.agent_selection = self.agents[0]
 
     # ------------------------------------------------------------ views
-    def render(self):
-        if self.render_mode is None:
-            return None
+    def state(self) -> np.ndarray:
+        """The global state for centralised training: every seat's observation vector in seat
+        order (so all that any seat holds privately; a deck's order, seen by nobody, is not in it)."""
         g = self.game
-        # What any seat may see: scores the rules hide are None, the options only counted (their
-        # ids can name what only the seat to move may know).
-        text = "%s round %s %s: scores %s, to move: %s, %d options" % (
-            self.rs.name, g.s.round, g.s.phase, g.public_scores(), g.current_player(), len(g.legal_options()))
+        return np.concatenate([np.asarray(self.encoder.encode(g.observation(seat)), dtype=np.float32)
+                               for seat in range(self.players)])
+
+    def render(self):
+        """The board as a spectator sees it (``provost.adapters.rendering``): text for "ansi" and
+        "human", an RGB array for "rgb_array"; scores the rules hide stay hidden."""
+        if self.render_mode is None or self.game is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.game)
+        text = board_text(self.game)
         if self.render_mode == "human":
             print(text)
             return None

@@ -1,0 +1,100 @@
+"""The single-agent Gymnasium environment: Gymnasium's own env_checker, masks, opponents that play
+on purpose, illegal actions, reproducible seeds, rendering; and PettingZoo's state() and board
+rendering."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import provost.adapters.gym_env  # noqa: E402,F401 - registers provost/Caylus-v0 ...
+
+
+@pytest.mark.parametrize("env_id", ["provost/Caylus-v0", "provost/Caylus1303-v0", "provost/Ys-v0"])
+def test_gymnasium_env_checker(env_id):
+    env = gymnasium.make(env_id, players=3, catalogue_games=20)
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def play(env, seed, pick):
+    obs, info = env.reset(seed=seed)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        assert (info["action_mask"] == env.unwrapped.action_masks()).all() and info["action_mask"].any()
+        assert env.observation_space.contains(obs)
+        obs, reward, terminated, truncated, info = env.step(pick(info["action_mask"]))
+        total, steps, done = total + reward, steps + 1, terminated or truncated
+    return total, steps, info
+
+
+@pytest.mark.parametrize("env_id, opponents", [("provost/Caylus-v0", "greedy"), ("provost/Ys-v0", "policy"),
+                                               ("provost/Caylus1303-v0", "greedy")])
+def test_whole_episodes_against_bots_that_play_on_purpose(env_id, opponents):
+    env = gymnasium.make(env_id, players=3, opponents=opponents, catalogue_games=20)
+    rng = np.random.default_rng(1)
+    total, steps, info = play(env, 4, lambda mask: rng.choice(np.flatnonzero(mask)))
+    assert steps > 10 and -1.0 <= total <= 1.0 and "winners" in info and "illegal_action" not in info
+
+
+def test_the_same_seed_is_the_same_episode():
+    runs = []
+    for _ in range(2):
+        env = gymnasium.make("provost/Ys-v0", players=3, catalogue_games=20)
+        runs.append(play(env, 9, lambda mask: int(np.flatnonzero(mask)[0])))
+    assert runs[0][:2] == runs[1][:2]
+
+
+def test_an_illegal_action_ends_the_episode_and_names_the_legal_ones():
+    env = gymnasium.make("provost/Caylus-v0", players=3, catalogue_games=20)
+    obs, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and reward == -1.0 and "legal actions:" in info["illegal_action"]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_bad_options_are_clear_errors():
+    with pytest.raises(ValueError, match="known"):
+        gymnasium.make("provost/Caylus-v0", opponents="grandmaster", catalogue_games=20)
+    with pytest.raises(ValueError, match="seat"):
+        gymnasium.make("provost/Caylus-v0", players=3, seat=5, catalogue_games=20)
+
+
+def test_rendering_shows_the_board_without_hidden_values():
+    env = gymnasium.make("provost/Caylus1303-v0", players=3, render_mode="ansi", catalogue_games=20)
+    env.reset(seed=1)
+    text = env.render()
+    assert "scores: [None, None, None]" in text and "Player 1" in text
+    pytest.importorskip("PIL")
+    env = gymnasium.make("provost/Ys-v0", players=3, render_mode="rgb_array", catalogue_games=20)
+    env.reset(seed=1)
+    img = env.render()
+    assert img.ndim == 3 and img.shape[2] == 3 and img.dtype == np.uint8 and img.min() == 0
+
+
+def test_pettingzoo_state_holds_every_seats_view():
+    from pettingzoo.test import api_test
+    from provost.adapters.pettingzoo_env import env, raw_env
+    e = raw_env("ys", players=3, catalogue_games=20)
+    e.reset(seed=3)
+    state = e.state()
+    assert e.state_space.contains(state)
+    size = e.encoder.size
+    for seat, agent in enumerate(e.possible_agents):
+        assert (state[seat * size:(seat + 1) * size] == e.observe(agent)["observation"]).all()
+    api_test(env("caylus", players=3, catalogue_games=20), num_cycles=30, verbose_progress=False)
+
+
+def test_the_training_example_runs():
+    import subprocess
+    import sys
+    from pathlib import Path
+    example = Path(__file__).resolve().parent.parent / "examples" / "gym_masked_reinforce.py"
+    done = subprocess.run([sys.executable, str(example), "--episodes", "4"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "mean reward, first" in done.stdout
