@@ -38,7 +38,8 @@ register("E101", "error", "a rule met a value of the wrong kind while playing")
 explain("E100", """
 A rule failed while the game was played, at the position shown: an index with no entry, a value
 out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or
-recursion that does not end), or a range or `multisets` result longer than MAX_LIST items.
+recursion that does not end), a range or `multisets` result longer than MAX_LIST items, or more
+than MAX_WORK list items gone through by comprehensions (nested ones multiply) between decisions.
 
     repeat while held(coin) >= 0:
         gain 1 coin        # error: the rules ran 100000 steps without asking anyone to decide
@@ -94,7 +95,7 @@ def _count_only(v):
 
 
 class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index")
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "work")
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):
@@ -103,6 +104,7 @@ class Game:
         # Pieces by (kind, place), built on demand and kept up to date by the engine
         # (prims_pieces); a run starts by checking that nobody moved a piece since.
         self.piece_index = None
+        self.work = 0               # list items the rules went through since the last decision (runtime.counted)
 
     @classmethod
     def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
@@ -194,6 +196,7 @@ class Game:
 
     def _run(self):
         s = self.s
+        self.work = 0
         if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
             self.piece_index = None
         runs = self.prog.runs

@@ -23,7 +23,7 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, counted, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
                       mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
@@ -393,8 +393,12 @@ class ExprCompiler:
         u.define(fn, [_G, _ENV] + outer, body)
         return _call(_name(fn), _name(_G), _name(_ENV), *[_name(n) for n in outer])
 
+    def _counted(self, e, ctx, u):
+        """The comprehension's list, counted against the work budget between decisions (runtime.counted)."""
+        return _call(u.ref(counted), _name(_G), self.x(e["iter"], ctx, u), u.ref(e.get("pos")))
+
     def _listcomp(self, e, item, cond, local, ctx, inner, u):
-        gen = ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=self.x(e["iter"], ctx, u),
+        gen = ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=self._counted(e, ctx, u),
                                 ifs=[self.x(cond, inner, u)] if cond is not None else [], is_async=0)
         return ast.ListComp(elt=self.x(item, inner, u), generators=[gen])
 
@@ -404,7 +408,7 @@ class ExprCompiler:
         var = e["var"]
         inner = ctx.but(scope=ctx.scope | {var}, local={k: v for k, v in ctx.local.items() if k != var},
                         player=None if var == "player" else ctx.player)
-        values = _call(u.ref(each_in_scope), _name(_ENV), _const(var), self.x(e["iter"], ctx, u))
+        values = _call(u.ref(each_in_scope), _name(_ENV), _const(var), self._counted(e, ctx, u))
         gen = ast.comprehension(target=ast.Name(id=_ENV, ctx=ast.Store()), iter=values,
                                 ifs=[self.x(e["cond"], inner, u)] if e["cond"] is not None else [], is_async=0)
         return ast.ListComp(elt=self.x(e["item"], inner, u), generators=[gen])

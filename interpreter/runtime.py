@@ -97,6 +97,24 @@ def each_in_scope(env, var, xs):
         yield local
 
 
+MAX_WORK = 2_000_000
+"""The most items the rules' comprehensions may go through between two decisions: nested
+comprehensions multiply (10,000 x 10,000 items), so each list's limit alone would not stop them."""
+
+
+def counted(g, xs, pos):
+    """XS, a comprehension's list, counted against the game's work between two decisions."""
+    try:
+        n = len(xs)
+    except TypeError:
+        return xs
+    g.work += n
+    if g.work > MAX_WORK:
+        raise RuleRuntimeError("the rules went through more than %d items of lists without asking anyone "
+                               "to decide (comprehensions inside comprehensions?)" % MAX_WORK, pos)
+    return xs
+
+
 MAX_LIST = 10_000
 """The longest list a rule may build (a range, the multisets of a list): far beyond any board, and
 small enough that a hostile `1..10**9` is an error, not a MemoryError or a hang."""

@@ -1,7 +1,8 @@
 """Engine budgets: rules the checker cannot prove finite stop with a positioned E100, fast.
 
-A bounded number of steps between two decisions (engine.MAX_STEPS) and a bounded length for every
-list a rule builds (runtime.MAX_LIST): never a hang or a MemoryError.
+A bounded number of steps between two decisions (engine.MAX_STEPS), a bounded length for every
+list a rule builds (runtime.MAX_LIST) and a bounded number of list items the comprehensions go
+through between two decisions (runtime.MAX_WORK): never a hang or a MemoryError.
 """
 from __future__ import annotations
 
@@ -30,6 +31,11 @@ CASES = {
     "combinations": ("        gain count(combinations([x for x in 1..40 + held(coin)], 20)) coin", "10:20", "combinations"),
     "multisets": ("        gain count(multisets([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 9 + held(coin))) coin",
                   "10:20", "multisets"),
+    # Each list within MAX_LIST, but nested they multiply: the work between decisions is bounded too.
+    "nested_comprehensions": ("        gain count([[[x + y for x in 1..5000] for y in 1..5000] for z in 1..9]) coin",
+                              "10:22", "items of lists"),
+    "comprehensions_in_a_loop": ("        repeat 5000:\n            gain count([x for x in 1..5000]) coin",
+                                 "11:24", "items of lists"),
 }
 
 
