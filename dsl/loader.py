@@ -238,6 +238,44 @@ def list_shipped() -> list[dict]:
     return sorted(games, key=lambda g: g["name"])
 
 
+def shipped_configurations(names=()) -> list[tuple]:
+    """``(ruleset, variant, players, Ruleset)`` for every shipped game (or those NAMES), each of
+    its variants (None: the base) and every player count the game or a variant's `for_players`
+    allows, loaded with that count's rules; combinations the rules refuse are left out."""
+    out = []
+    for game in list_shipped():
+        if names and game["name"] not in names:
+            continue
+        lo, hi = load_checked(game["name"]).game()["players"]
+        counts = set(range(lo, hi + 1))
+        for v in game["variants"]:
+            counts |= set(v.get("for_players") or ())
+        for variant in [None] + [v["name"] for v in game["variants"]]:
+            for players in sorted(counts):
+                try:
+                    rs = load_checked(game["name"], variant, players)
+                except RulesError:
+                    continue
+                if players_out_of_range(rs, players) is None:
+                    out.append((game["name"], variant, players, rs))
+    return out
+
+
+def players_out_of_range(rs: Ruleset, players: int) -> str | None:
+    """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
+    lo, hi = rs.game().get("players") or [1, 8]
+    title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    if lo <= players <= hi:
+        root = rs.root_players
+        if root and not root[0] <= players <= root[1] and players not in rs.count_rules:
+            # A variant allows the count, but the game's rules for it were not loaded with it.
+            return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
+                % (title, players, players, players)
+        return None
+    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+    return "%s is for %s, not %d" % (title, allowed, players)
+
+
 def _root_file_of(path: str, depth: int = 0) -> str | None:
     """The game file at the end of a variant's chain of bases (the file itself for a game)."""
     head = _head_of(path)

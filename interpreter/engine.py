@@ -14,7 +14,7 @@ import json
 import os
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
-from provost.dsl.loader import Ruleset, load_checked
+from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
 
 from . import nodes as N
 from . import rng
@@ -59,21 +59,6 @@ class IllegalOption(ValueError):
         named = "'%s'" % option if isinstance(option, str) else repr(option)
         super().__init__("%s is not a legal option for %s now%s; legal options: %s" % (named, who, why, shown))
         self.option, self.legal, self.reason = option, legal, reason
-
-
-def players_out_of_range(rs: Ruleset, players: int) -> str | None:
-    """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
-    lo, hi = rs.game().get("players") or [1, 8]
-    title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
-    if lo <= players <= hi:
-        root = rs.root_players
-        if root and not root[0] <= players <= root[1] and players not in rs.count_rules:
-            # A variant allows the count, but the game's rules for it were not loaded with it.
-            return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
-                % (title, players, players, players)
-        return None
-    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
-    return "%s is for %s, not %d" % (title, allowed, players)
 
 
 def _copied(v):

@@ -18,32 +18,13 @@ import random
 
 import pytest
 
-from provost.dsl.diagnostics import RulesError
-from provost.dsl.loader import list_shipped, load_checked
+from provost.dsl.loader import load_checked, shipped_configurations
 from provost.interpreter import nodes as N
-from provost.interpreter.engine import Game, IllegalOption, players_out_of_range
+from provost.interpreter.engine import Game, IllegalOption
 from provost.interpreter.program import program_for
 
 
-def shipped_cases() -> list[tuple]:
-    cases = []
-    for game in list_shipped():
-        lo, hi = load_checked(game["name"]).game()["players"]
-        for variant in [None] + [v["name"] for v in game["variants"]]:
-            counts = set(range(lo, hi + 1))
-            for v in game["variants"]:
-                counts |= set(v.get("for_players") or ())
-            for players in sorted(counts):
-                try:
-                    rs = load_checked(game["name"], variant, players)
-                except RulesError:
-                    continue
-                if players_out_of_range(rs, players) is None:
-                    cases.append((game["name"], variant, players))
-    return cases
-
-
-CASES = shipped_cases()
+CASES = [(r, v, p) for r, v, p, _ in shipped_configurations()]
 
 
 def test_the_cases_cover_every_game_variant_and_count():
@@ -127,7 +108,7 @@ def test_caylus1303_points_are_not_rendered_until_the_end():
     from provost.adapters.pettingzoo_env import raw_env
     env = raw_env("caylus1303", players=3, render_mode="ansi", catalogue_games=2)
     env.reset(seed=1)
-    assert "scores [None, None, None]" in env.render()
+    assert "scores: [None, None, None]" in env.render()
 
 
 # ------------------------------------------------------------------ Ys for 2 players

@@ -16,31 +16,10 @@ import sys
 from collections import Counter
 
 from provost.adapters.catalogue import catalogue_for
-from provost.dsl.diagnostics import RulesError
-from provost.dsl.loader import list_shipped, load_checked
+from provost.dsl.loader import shipped_configurations
 from provost.interpreter.agents import make_agent
-from provost.interpreter.engine import Game, players_out_of_range
+from provost.interpreter.engine import Game
 from provost.tools.sim.runner import option_key
-
-
-def configurations(names: list[str]) -> list[tuple]:
-    out = []
-    for game in list_shipped():
-        if names and game["name"] not in names:
-            continue
-        lo, hi = load_checked(game["name"]).game()["players"]
-        counts = set(range(lo, hi + 1))
-        for v in game["variants"]:
-            counts |= set(v.get("for_players") or ())
-        for variant in [None] + [v["name"] for v in game["variants"]]:
-            for players in sorted(counts):
-                try:
-                    rs = load_checked(game["name"], variant, players)
-                except RulesError:
-                    continue
-                if players_out_of_range(rs, players) is None:
-                    out.append((game["name"], variant, players, rs))
-    return out
 
 
 def rare_choice(options: list[str], met: Counter, rng: random.Random) -> str:
@@ -75,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args(argv)
     bad = False
-    for name, variant, players, rs in configurations(args.rulesets):
+    for name, variant, players, rs in shipped_configurations(args.rulesets):
         decisions, missing = soak(rs, players, args.games, args.greedy, args.seed)
         print("%-10s %-22s %dp: %7d decisions, %d ids missing%s" % (
             name, variant or "-", players, decisions, len(missing),
