@@ -16,7 +16,7 @@ from importlib import resources
 
 from . import derived
 from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, did_you_mean, register
-from .source import IR_SUFFIXES, is_bare_name, load_ir_document, not_a_mapping, read_source
+from .source import IR_SUFFIXES, is_bare_name, is_edited, load_ir_document, not_a_mapping, read_source
 
 register("L001", "error", "unknown ruleset or variant")
 register("L002", "error", "variant base cannot be found")
@@ -204,6 +204,10 @@ _HEADS: dict = {}
 
 def _head_of(path: str) -> dict | None:
     """A file's first declaration (its game or variant), remembered while the file is unchanged."""
+    if is_edited(path):              # a buffer being edited: its head may differ from the file's
+        ir, _ = parse_file(path)
+        return ir["decls"][0] if ir is not None and ir["decls"] and ir["decls"][0]["kind"] in ("game", "variant") \
+            else None
     try:
         st = os.stat(path)
     except OSError:
@@ -721,6 +725,15 @@ def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
     diags = diags + found
     rs.digest = digest_of(rs.decls)
     return diags
+
+
+def resolve(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """The rules at PATH with their bases and variants applied, not checked: what an editor needs
+    to find names while the file still has errors."""
+    rs, diags = _resolve(path)
+    if rs is not None:
+        rs.source_path = os.path.abspath(path)
+    return rs, diags
 
 
 def load(path: str) -> tuple[Ruleset | None, list[Diagnostic]]:

@@ -10,6 +10,7 @@ Limits are module constants so tests and documentation can name them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -82,6 +83,27 @@ def _line_col(data: bytes, offset: int) -> tuple[int, int]:
     return line, col
 
 
+# Texts being edited (an editor's unsaved buffers, `provost lsp`), by absolute path: read in place
+# of the files while `edited_texts` is active.
+_OVERLAY: dict[str, str] = {}
+
+
+@contextlib.contextmanager
+def edited_texts(texts: dict[str, str]):
+    """Within the block, reading one of these paths gives its text instead of the file's."""
+    saved = dict(_OVERLAY)
+    _OVERLAY.update({os.path.abspath(p): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.clear()
+        _OVERLAY.update(saved)
+
+
+def is_edited(path: str) -> bool:
+    return os.path.abspath(path) in _OVERLAY
+
+
 def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnostic]]:
     """Read a UTF-8 text file within the limits; return `(text, [])` or `(None, [diagnostics])`.
 
@@ -90,6 +112,9 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
     order mark is dropped and CRLF line ends become LF, which changes no line numbers.
     """
     name = os.fspath(path)
+    edited = _OVERLAY.get(os.path.abspath(name))
+    if edited is not None:
+        return _checked_text(name, edited.encode("utf-8"))
     st, problem = _stat_input(name)
     if problem is not None:
         return None, [problem]
@@ -101,6 +126,13 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
     except OSError as exc:
         return None, [_error(name, 1, 1, "P005", f"cannot read file: {exc.strerror or exc}")]
     if len(data) > MAX_BYTES:  # the file grew, or is a device/pipe whose size stat cannot tell
+        return None, [_too_large(name, None)]
+    return _checked_text(name, data)
+
+
+def _checked_text(name: str, data: bytes) -> tuple[str | None, list[Diagnostic]]:
+    """File bytes as rule text: BOM dropped, UTF-8, no NUL, not empty, no control character."""
+    if len(data) > MAX_BYTES:
         return None, [_too_large(name, None)]
     if data.startswith(_BOM):
         data = data[len(_BOM):]
@@ -125,8 +157,6 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
         return None, [_error(name, line, col, "P007", "control character U+%04X in the file: a rule file is "
                              "plain text (such characters can rewrite a terminal or hide text)" % ord(bad.group()))]
     return text, []
-
-
 
 
 def _stat_input(name: str) -> tuple[os.stat_result | None, Diagnostic | None]:

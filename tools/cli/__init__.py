@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
 
+    p = sub.add_parser("lsp", parents=[common], help="the language server for rule files, on stdio (needs provost[lsp])")
+    p.set_defaults(func=_dispatch("lsp", "provost.tools.cli.commands_lsp", "run_lsp"))
+
     p = sub.add_parser("serve", parents=[common], help="play, watch and replay games in the browser (needs provost[web])")
     p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP + "; offered first on the new-game page")
     p.add_argument("--variant", metavar="NAME")

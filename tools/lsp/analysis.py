@@ -1,0 +1,223 @@
+"""What the language server knows about a rule file, as plain functions of texts and positions.
+
+Everything here works on the open documents' texts (``dsl.source.edited_texts`` puts them in
+place of the files while the checker and the loader read them), so a buffer is checked as typed,
+not as last saved.  Positions are LSP's: 0-based lines and columns.  The server
+(``provost.tools.lsp.server``) only turns these results into protocol messages.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from provost.dsl.diagnostics import Diagnostic
+from provost.dsl.loader import check_file, parse_file, resolve
+from provost.dsl.primitives import EFFECTS, FUNCTIONS
+from provost.dsl.source import edited_texts
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+COMMENT_OR_STRING = re.compile(r'#.*$|"(?:[^"\\\n]|\\.)*"')
+KEYWORDS = ("game", "variant", "extends", "with", "resource", "counter", "track", "space", "building", "category",
+            "enum", "let", "effect", "table", "zone", "pieces", "order", "phase", "step", "trigger", "setup",
+            "final", "invariant", "replace", "remove", "add", "choose", "option", "if", "elif", "else", "for",
+            "in", "each", "player", "turns", "repeat", "while", "as", "not", "and", "or", "where", "when")
+# What a declaration kind is called when hovered.
+KIND_WORDS = {"let": "let", "effect": "effect", "space": "space", "building": "building", "counter": "counter",
+              "resource": "resource", "enum": "enum", "zone": "zone", "pieces": "pieces", "phase": "phase",
+              "table": "table", "order": "order", "track": "track", "category": "category", "trigger": "trigger"}
+
+
+@dataclass
+class Declared:
+    """A declared name: its kind, the file and 0-based position of its declaration, and words."""
+    name: str
+    kind: str
+    path: str
+    line: int
+    col: int
+    detail: str = ""
+
+
+def _abs(path: str) -> str:
+    return os.path.abspath(path)
+
+
+# ------------------------------------------------------------------ diagnostics
+def diagnostics(path: str, texts: dict[str, str]) -> dict[str, list[Diagnostic]]:
+    """The checker's diagnostics for the document at PATH, by file (a variant's error may be in its base)."""
+    with edited_texts(texts):
+        found = check_file(path)
+    out: dict[str, list[Diagnostic]] = {_abs(path): []}
+    for d in found:
+        out.setdefault(_abs(d.path), []).append(d)
+    return out
+
+
+def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
+    """A diagnostic's span, 0-based: its end if it has one, else the word at its start."""
+    line, col = max(1, d.line) - 1, max(1, d.col) - 1
+    if d.end_line is not None and d.end_col is not None and (d.end_line, d.end_col) > (d.line, d.col):
+        return line, col, d.end_line - 1, d.end_col - 1
+    lines = (text or "").split("\n")
+    width = 1
+    if line < len(lines):
+        m = NAME.match(lines[line], col)
+        width = max(1, m.end() - col) if m else 1
+    return line, col, line, col + width
+
+
+# ------------------------------------------------------------------ names
+def declarations(path: str, texts: dict[str, str]) -> dict[str, Declared]:
+    """Every name the rules declare, by name: the resolved rules' (a replacement is found where it
+    was written), then what each file of the chain declares itself (a name a variant removed is
+    still found in its base)."""
+    out: dict[str, Declared] = {}
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+        if rs is not None:
+            for d in rs.decls:
+                _declare(out, d, rs.file_of(d))
+        for f in reversed(rs.chain if rs is not None else [path]):
+            ir, _ = parse_file(f)
+            for d in (ir or {}).get("decls") or ():
+                _declare(out, d, f)
+    return out
+
+
+def _declare(out: dict, d, where: str) -> None:
+    if not d or "name" not in d or not isinstance(d.get("pos"), list) or d.get("kind") in ("replace", "remove"):
+        return
+    pos = d["pos"]
+    detail = " ".join(x for x in (d.get("title"), d.get("description")) if isinstance(x, str) and x).strip()
+    out.setdefault(d["name"], Declared(d["name"], d["kind"], _abs(where), pos[0] - 1, pos[1] - 1, detail))
+    if d["kind"] == "enum":
+        for v in d.get("values") or ():
+            out.setdefault(str(v), Declared(str(v), "value of enum %s" % d["name"], _abs(where), pos[0] - 1, pos[1] - 1))
+
+
+def word_at(text: str, line: int, col: int) -> tuple[str, int, int] | None:
+    """The name under the cursor and its 0-based start and end columns, or None."""
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return None
+    for m in NAME.finditer(lines[line]):
+        if m.start() <= col <= m.end():
+            return m.group(), m.start(), m.end()
+    return None
+
+
+def occurrences(text: str, name: str) -> list[tuple[int, int, int]]:
+    """Where NAME stands as a name in TEXT (comments and strings left out): (line, start, end)."""
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        blanked = COMMENT_OR_STRING.sub(lambda m: " " * len(m.group()), line)
+        for m in NAME.finditer(blanked):
+            if m.group() == name:
+                out.append((i, m.start(), m.end()))
+    return out
+
+
+def files_of(path: str, texts: dict[str, str]) -> list[str]:
+    """The files the rules at PATH are made of (its bases, `with` variants and itself)."""
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+    files = [path] if rs is None else list(dict.fromkeys(list(rs.chain) + list(rs.files) + [path]))
+    return [_abs(f) for f in files]
+
+
+# ------------------------------------------------------------------ hover and completion
+def primitive_doc(name: str) -> str | None:
+    sig = EFFECTS.get(name) or FUNCTIONS.get(name)
+    if sig is None:
+        return None
+    what = "effect" if name in EFFECTS else "function"
+    arity = "%d" % sig.min_args if sig.max_args == sig.min_args else \
+        "%d or more" % sig.min_args if sig.max_args is None else "%d to %d" % (sig.min_args, sig.max_args)
+    kinds = ", ".join(sig.arg_kinds) if sig.arg_kinds else "none"
+    return "**%s** (%s, %s arguments: %s)\n\n%s" % (name, what, arity, kinds, sig.says.replace("{args}", "...")
+                                                    .replace("{0}", "...").replace("{1}", "..."))
+
+
+def hover(path: str, texts: dict[str, str], line: int, col: int) -> str | None:
+    word = word_at(texts[_abs(path)], line, col)
+    if word is None:
+        return None
+    name = word[0]
+    found = declarations(path, texts).get(name)
+    if found is not None:
+        where = "%s:%d" % (os.path.basename(found.path), found.line + 1)
+        return "**%s** `%s` (%s)%s" % (KIND_WORDS.get(found.kind, found.kind), name, where,
+                                       "\n\n" + found.detail if found.detail else "")
+    return primitive_doc(name)
+
+
+def completions(path: str, texts: dict[str, str]) -> list[tuple[str, str, str]]:
+    """``(label, kind, detail)``: the names the rules declare, the primitives, the keywords."""
+    out = [(d.name, d.kind, d.detail[:80]) for d in declarations(path, texts).values()]
+    out += [(n, "effect", s.says[:80]) for n, s in EFFECTS.items()]
+    out += [(n, "function", s.says[:80]) for n, s in FUNCTIONS.items()]
+    out += [(k, "keyword", "") for k in KEYWORDS]
+    return out
+
+
+def document_symbols(path: str, texts: dict[str, str]) -> list[Declared]:
+    """The declarations written in the document itself (its outline)."""
+    return [d for d in declarations(path, texts).values() if d.path == _abs(path) and not d.kind.startswith("value")]
+
+
+# ------------------------------------------------------------------ definition, references, rename
+def definition(path: str, texts: dict[str, str], line: int, col: int) -> Declared | None:
+    """Where the name under the cursor is declared; on a declaration that replaces a base's
+    (``replace let start_money = ...``), the base's."""
+    word = word_at(texts[_abs(path)], line, col)
+    if word is None:
+        return None
+    found = declarations(path, texts).get(word[0])
+    if found is not None and found.path == _abs(path) and found.line == line:
+        return _in_bases(path, texts, word[0]) or found
+    return found
+
+
+def _in_bases(path: str, texts: dict[str, str], name: str) -> Declared | None:
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+        for f in reversed((rs.chain if rs is not None else [])[:-1]):
+            ir, _ = parse_file(f)
+            for d in (ir or {}).get("decls") or ():
+                if d and d.get("name") == name and isinstance(d.get("pos"), list):
+                    out: dict = {}
+                    _declare(out, d, f)
+                    if name in out:
+                        return out[name]
+    return None
+
+
+def _text_of(path: str, texts: dict[str, str]) -> str:
+    if path in texts:
+        return texts[path]
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def references(path: str, texts: dict[str, str], line: int, col: int) -> list[tuple[str, int, int, int]]:
+    """Every place the name under the cursor stands in the files of these rules: (file, line, start, end)."""
+    word = word_at(texts[_abs(path)], line, col)
+    if word is None:
+        return []
+    out = []
+    for f in files_of(path, texts):
+        out += [(f, ln, a, b) for ln, a, b in occurrences(_text_of(f, texts), word[0])]
+    return out
+
+
+def rename(path: str, texts: dict[str, str], line: int, col: int, new: str) -> dict[str, list[tuple[int, int, int]]]:
+    """The edits renaming the declared name under the cursor in every file of these rules, by file;
+    empty when the cursor is not on a declared name or NEW is not a name."""
+    word = word_at(texts[_abs(path)], line, col)
+    if word is None or not NAME.fullmatch(new) or word[0] not in declarations(path, texts):
+        return {}
+    edits: dict[str, list[tuple[int, int, int]]] = {}
+    for f, ln, a, b in references(path, texts, line, col):
+        edits.setdefault(f, []).append((ln, a, b))
+    return edits
