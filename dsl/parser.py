@@ -20,6 +20,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import usercache
 from .diagnostics import Diagnostic, register
+from .source import follow_indent
 
 register("P100", "error", "syntax error: unexpected token")
 register("P101", "error", "syntax error: unexpected character")
@@ -234,11 +235,6 @@ def _line_of_bad_dedent(text: str) -> int:
         if not body.strip():
             continue
         width = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
-        if width > stack[-1]:
-            stack.append(width)
-        else:
-            while width < stack[-1]:
-                stack.pop()
-            if width != stack[-1]:
-                return i
+        if not follow_indent(stack, width):
+            return i
     return 1

@@ -100,6 +100,18 @@ def edited_texts(texts: dict[str, str]):
         _OVERLAY.update(saved)
 
 
+def follow_indent(stack: list[int], width: int) -> bool:
+    """Move the stack of open blocks' indentation widths to a code line indented WIDTH, as the
+    parser's indenter does: deeper opens a block, shallower closes blocks back to one of equal
+    width.  False when no open block has that width (a bad dedent)."""
+    if width > stack[-1]:
+        stack.append(width)
+        return True
+    while width < stack[-1]:
+        stack.pop()
+    return width == stack[-1]
+
+
 def is_edited(path: str) -> bool:
     return os.path.abspath(path) in _OVERLAY
 

@@ -131,6 +131,11 @@ def test_a_session_on_a_game_and_a_variant(files):
             edit = await s.ask(s.client.text_document_rename_async(T.RenameParams(text_document=doc, position=at(vtext, "bonus"), new_name="payday")))
             changes = edit.changes[vuri]
             assert len(changes) == 1 and changes[0].new_text == "payday"
+            # Formatting: a messy buffer comes back in provost fmt's layout.
+            s.change(vuri, vtext.replace(", 10", ",10").replace("= [", "=  [") + "\n\n", version=2)
+            fmt = await s.ask(s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=doc, options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+            assert len(fmt) == 1 and fmt[0].new_text == vtext
             return s.latency
 
     latency = asyncio.run(session())

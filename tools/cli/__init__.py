@@ -240,6 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
 
+    p = sub.add_parser("fmt", parents=[common], help="rewrite rule files in the canonical layout (or --check)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--check", action="store_true", help="write nothing; list the files that would change, exit 1 if any")
+    p.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
+    p.set_defaults(func=_dispatch("fmt", "provost.tools.cli.commands_fmt", "run_fmt"))
+
     p = sub.add_parser("lsp", parents=[common], help="the language server for rule files, on stdio (needs provost[lsp])")
     p.set_defaults(func=_dispatch("lsp", "provost.tools.cli.commands_lsp", "run_lsp"))
 

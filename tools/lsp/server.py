@@ -5,7 +5,7 @@
 Diagnostics are published when a document opens and, debounced (``DEBOUNCE_S`` after the last
 keystroke), when it changes; the open buffers' texts are what the checker reads.  Hover, go to
 definition, find references, completion, rename and the document outline work across a variant,
-its bases and its ``with`` variants.
+its bases and its ``with`` variants; formatting is `provost fmt`'s.
 """
 from __future__ import annotations
 
@@ -135,6 +135,23 @@ def document_symbol(ls, params: T.DocumentSymbolParams):
         out.append(T.DocumentSymbol(name=d.name, kind=SYMBOL_KIND.get(d.kind, T.SymbolKind.Object), range=where,
                                     selection_range=where, detail=d.kind))
     return out
+
+
+@server.feature(T.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls, params: T.DocumentFormattingParams):
+    """The whole document in `provost fmt`'s layout (one edit), or nothing when it is already."""
+    from provost.dsl.fmt import Unformattable, format_text
+    text = _texts().get(_path(params.text_document.uri))
+    if text is None:
+        return None
+    try:
+        new = format_text(text)
+    except Unformattable:
+        return None
+    if new == text:
+        return []
+    lines = text.split("\n")
+    return [T.TextEdit(range=T.Range(T.Position(0, 0), T.Position(len(lines), 0)), new_text=new)]
 
 
 def main() -> int:

@@ -1,0 +1,103 @@
+"""provost fmt: one layout, comments kept, idempotent, and never a change to the IR.
+
+Every shipped file is already in the layout.  Each is then disturbed -- its indentation halved,
+random spaces around operators, after commas and between words, trailing spaces, extra blank
+lines -- in ways that leave its tokens alone; the disturbed file must parse to the same IR
+(positions aside) and format back to the shipped text exactly.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+
+import pytest
+
+from cli_run import run_cli
+from provost.dsl.fmt import TOKEN, Unformattable, format_text
+from provost.dsl.loader import parse_file, shipped_dir
+
+RULE_FILES = sorted(glob.glob(os.path.join(shipped_dir(), "**", "*.rules"), recursive=True))
+
+
+def without_positions(x):
+    if isinstance(x, dict):
+        return {k: without_positions(v) for k, v in x.items() if not k.endswith("pos")}
+    if isinstance(x, list):
+        return [without_positions(v) for v in x]
+    return x
+
+
+def ir_of(path) -> str:
+    ir, diags = parse_file(str(path))
+    assert ir is not None, [d.format_text() for d in diags]
+    return json.dumps(without_positions(ir), sort_keys=True)
+
+
+def disturbed(text: str, r: random.Random) -> str:
+    """TEXT with its whitespace changed where the grammar ignores it (halved block indentation)."""
+    out, depth = [], 0
+    for line in text.split("\n"):
+        body = line.strip(" ")
+        if not body:
+            out.append(" " * r.randrange(3))
+            if r.random() < 0.2:
+                out.append("")
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        indent = line[:lead] if depth else " " * (lead // 2)
+        pieces = [m for m in TOKEN.finditer(body) if m.lastgroup != "space"]
+        parts = [pieces[0].group()]
+        for prev, m in zip(pieces, pieces[1:]):
+            words = prev.lastgroup == "word" and m.lastgroup == "word"
+            gap = body[prev.end():m.start()]
+            if m.lastgroup == "comment" or prev.group() in "+-" or m.group() in "+-" or (m.group() in "([" and prev.lastgroup == "word"):
+                parts.append(gap + m.group())
+            else:
+                parts.append(r.choice([" ", "  "] if words or prev.lastgroup == "string" or m.lastgroup == "string"
+                                      else ["", " ", "  "]) + m.group())
+        out.append(indent + "".join(parts) + " " * r.randrange(2))
+        depth += sum(1 for m in pieces if m.group() in "([{") - sum(1 for m in pieces if m.group() in ")]}")
+    return "\n".join(out) + "\n\n"
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=os.path.basename)
+def test_shipped_files_are_formatted_and_formatting_restores_them(path, tmp_path):
+    text = open(path, encoding="utf-8").read()
+    assert format_text(text) == text
+    r = random.Random(os.path.basename(path))
+    messy = tmp_path / os.path.basename(path)
+    messy.write_text(disturbed(text, r))
+    assert messy.read_text() != text
+    # Same name, same folder neighbours: a variant's base resolves as for the shipped file.
+    assert ir_of(messy) == ir_of(path)
+    assert format_text(messy.read_text()) == text
+    assert format_text(format_text(messy.read_text())) == text
+
+
+def test_comments_and_strings_are_kept_as_written():
+    text = 'game g "A  title,with  spaces":\n    # a comment ,  with  odd spacing\n    score pp   #  after code\n'
+    out = format_text(text)
+    assert '"A  title,with  spaces"' in out and "# a comment ,  with  odd spacing" in out and "#  after code" in out
+
+
+def test_what_cannot_be_formatted_safely_is_refused():
+    with pytest.raises(Unformattable):
+        format_text("game g:\n        score pp\n    players 2..2\n")     # a dedent to no open block
+    with pytest.raises(Unformattable):
+        format_text("game g:\n    score pp @\n")
+
+
+def test_the_command_checks_writes_and_reports(tmp_path, capsys):
+    shipped = os.path.join(shipped_dir(), "caylus.simplified_favor.rules")
+    messy = tmp_path / "caylus.simplified_favor.rules"
+    messy.write_text(disturbed(open(shipped).read(), random.Random(3)))
+    code, out, err = run_cli(capsys, "fmt", "--check", str(tmp_path))
+    assert code == 1 and "would reformat" in out and messy.read_text() != open(shipped).read()
+    code, out, err = run_cli(capsys, "fmt", str(tmp_path))
+    assert code == 0 and "reformatted" in out and messy.read_text() == open(shipped).read()
+    code, out, err = run_cli(capsys, "fmt", "--check", str(tmp_path))
+    assert code == 0 and "0 files would be reformatted" in err
+    code, _, _ = run_cli(capsys, "fmt", "--check", os.path.join(shipped_dir()))
+    assert code == 0

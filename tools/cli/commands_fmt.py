@@ -1,0 +1,69 @@
+"""`provost fmt PATH... [--check] [--diff]`: rule files in the canonical layout (provost.dsl.fmt).
+
+Folders are searched for ``.rules`` files (IR documents are data and are left alone).  Without
+``--check`` every file whose layout differs is rewritten in place (through a temporary file
+renamed over it); with ``--check`` nothing is written, each such file is listed and the exit code
+is 1; ``--diff`` prints the changes as a unified diff.  A file that cannot be formatted safely is
+an error naming it (exit 1), and is left as it is.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+import tempfile
+
+from provost.dsl.diagnostics import printable
+from provost.dsl.fmt import Unformattable, format_text
+from provost.dsl.source import read_source
+from provost.tools.cli import collect_files
+
+
+def _write(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fmt-", suffix=".rules")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    files, problems = collect_files(args.paths)
+    failed = bool(problems)
+    for d in problems:
+        print(d.format_text(), file=sys.stderr)
+    changed = 0
+    for path in (f for f in files if f.lower().endswith(".rules")):
+        text, diags = read_source(path)
+        if text is None:
+            for d in diags:
+                print(d.format_text(), file=sys.stderr)
+            failed = True
+            continue
+        try:
+            new = format_text(text)
+        except Unformattable as e:
+            print("provost: error: cannot format %s: %s" % (printable(path), printable(e)), file=sys.stderr)
+            failed = True
+            continue
+        if new == text:
+            continue
+        changed += 1
+        if args.diff:
+            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, path))
+        if args.check:
+            print("would reformat %s" % printable(path))
+        else:
+            _write(path, new)
+            print("reformatted %s" % printable(path))
+    if args.check and changed:
+        failed = True
+    print("%d file%s %s" % (changed, "" if changed == 1 else "s",
+                            "would be reformatted" if args.check else "reformatted"), file=sys.stderr)
+    return 1 if failed else 0
