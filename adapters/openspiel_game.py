@@ -225,6 +225,18 @@ class ProvostState(pyspiel.State):
             return [0.0] * self._players
         return rank_rewards(g)
 
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: everything hidden from it re-dealt
+        (``Game.determinize``: hidden pieces' values, hands and decks, the future draws), the
+        sampler's number choosing the re-deal.  For ISMCTS and other information-set searches."""
+        g = self._box.g
+        if g is None:
+            return self.clone()
+        seed = int(probability_sampler() * (1 << 31))
+        other = ProvostState(self.get_game(), g.determinize(player_id, seed))
+        other._decisions = self._decisions
+        return other
+
     def __str__(self):
         g = self._box.g
         if g is None:

@@ -139,3 +139,36 @@ def test_clone_is_independent():
     c.apply_action(c.legal_actions()[0])
     assert s.history() == [0] and len(c.history()) == 2
     assert s.engine.s.decisions == 0
+
+
+@pytest.mark.parametrize("name", ["ys", "caylus1303"])
+def test_openspiel_ismcts_bots_play_whole_games(name):
+    """ISMCTS on the imperfect-information games (Caylus hides nothing: MCTSBot is its search),
+    its worlds drawn by resample_from_infostate (Game.determinize), keyed by observation strings."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("python_provost_" + name, {"players": 3})
+    rng = np.random.RandomState(2)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, use_observation_string=True,
+                             random_state=rng) for _ in range(3)]
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.randint(osg.DEALS)))
+        else:
+            s.apply_action(bots[s.current_player()].step(s))
+    assert abs(sum(s.returns())) < 1e-9
+
+
+def test_resampled_states_look_the_same_to_the_player():
+    game = pyspiel.load_game("python_provost_ys", {"players": 4})
+    s = game.new_initial_state()
+    s.apply_action(5)
+    r = random.Random(5)
+    for _ in range(80):
+        s.apply_action(r.choice(s.legal_actions()))
+    p = s.current_player()
+    worlds = [s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(4)]
+    assert all(w.observation_string(p) == s.observation_string(p) for w in worlds)
+    assert len({w.engine.to_json() for w in worlds}) > 1            # the hidden part differs
