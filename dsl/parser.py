@@ -19,7 +19,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import DedentError, Indenter
 
 from . import usercache
-from .diagnostics import Diagnostic, register
+from .diagnostics import SHOWN_SUFFIXES, Diagnostic, register
 from .source import follow_indent
 
 register("P100", "error", "syntax error: unexpected token")
@@ -137,6 +137,12 @@ def _describe(names) -> str:
     return ", ".join(shown)
 
 
+def _shows_content(path) -> bool:
+    """Whether a message may quote the file's text: only for provost's own file types (a file that
+    was only named, a token file say, never has a piece of it printed)."""
+    return str(path).lower().endswith(SHOWN_SUFFIXES)
+
+
 def _token_text(tok: Token) -> str:
     if tok.type == "$END":
         return "end of file"
@@ -163,11 +169,12 @@ def parse_text(text: str, path: str) -> tuple[Tree | None, list[Diagnostic]]:
         tok = e.token
         line, col = _position_of(e, tok, text)
         expected = _describe(e.accepts or e.expected)
-        msg = _in_our_words(e, tok, text, line) or "unexpected %s; expected %s" % (_token_text(tok), expected)
+        what = _token_text(tok) if _shows_content(path) else _describe([tok.type]) or "token"
+        msg = _in_our_words(e, tok, text, line) or "unexpected %s; expected %s" % (what, expected)
         return None, [Diagnostic(path, line, col, "error", "P100", msg)]
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
-        msg = "unexpected character %r" % ch
+        msg = "unexpected character %r" % ch if _shows_content(path) else "unexpected character"
         if e.allowed:
             msg += "; expected %s" % _describe(e.allowed)
         return None, [Diagnostic(path, e.line, e.column, "error", "P101", msg)]

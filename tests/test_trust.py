@@ -193,6 +193,9 @@ def test_a_diagnostic_shows_no_line_of_a_file_that_is_not_provosts(tmp_path, cap
     secret.write_text("game SECRET-TOKEN\n")
     code, out, err = run_cli(capsys, "check", str(secret))
     assert code == 1 and "SECRET-TOKEN" not in out + err
+    secret.write_text("game g:\n    score pp SECRET@\n")
+    code, out, err = run_cli(capsys, "check", str(secret))
+    assert code == 1 and "SECRET" not in out + err and "'@'" not in out + err   # not even one character
 
 
 def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys):
