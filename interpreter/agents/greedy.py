@@ -154,18 +154,24 @@ class GreedyAgent(SeededAgent):
         return out
 
     def choose(self, game, player: int) -> str:
+        return self.choose_with_values(game, player)[0]
+
+    def choose_with_values(self, game, player: int) -> tuple[str, dict | None]:
+        """The chosen option and every option's value (None when there was only one option);
+        the ``policy`` agent learns from the values."""
         options = game.legal_options()
         if len(options) == 1:
-            return options[0]
+            return options[0], None
         self._prepare(game)
         self._null_prompts = set()
         # Search a world consistent with what this seat sees: hidden values, hidden
         # cards and future draws re-dealt at random (the real state stays unread).
         world = game.determinize(player, self.rng.randrange(1 << 30))
+        values = self.option_values(world, player, options)
         best, best_v = [], None
-        for opt, v in self.option_values(world, player, options).items():
+        for opt, v in values.items():
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = [opt], v
             elif v >= best_v - 1e-9:
                 best.append(opt)
-        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+        return (best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]), values

@@ -1,25 +1,30 @@
 """The ``policy`` agent: greedy's choices, learned, at a fraction of greedy's cost.
 
 Greedy values each option by playing a copy of the game to the end of the round; that costs
-hundreds of decisions per choice.  The policy looks one decision ahead only: it applies each
-legal option to a copy of a world consistent with what its seat sees (``determinize``) and
-scores the option with a linear function of its features, the option chosen being the one
-with the best score.  The features are read from the rules, never from a game's names:
+hundreds of decisions per choice.  The policy does no search: it scores each legal option with
+a linear function of features read from the rules, never from a game's names, and takes the
+best:
 
-- what the option does at once: the change of each of the player's resources (the score
-  included) and of the best other player's score;
 - which option it is: its template (``place:gold_mine`` -> ``place:gold_mine``,
-  ``broker:front:2`` -> ``broker:front``), the whole id, and the template at this stage of
-  the game (rounds in threes);
-- whether it is a null option (pass, skip...).
+  ``broker:front:2`` -> ``broker:front``), the whole id, and the template at this stage of the
+  game (rounds in threes); whether it is a null option (pass, skip...);
+- the template against the player's situation: each of the player's counters, buildings by
+  category, pieces and zone sizes (the value model's features) as steps (at least 1, 2, 3...), so that "place a worker
+  on the castle" can be worth much with the goods for a batch and little without;
+- at decisions with few options (``APPLY_AT_MOST``: taking a good, paying, choosing a reward),
+  what the option does at once: it is applied to a copy of a world consistent with what the
+  seat sees (``determinize``) and the change of each of the player's resources (the score
+  included) and of the best other player's score are features.  Placement decisions, with
+  dozens of options whose immediate effect is the same, skip this, which is most of the speed.
 
-The weights are fitted to imitate a teacher (greedy) by softmax regression over the legal
-options of every decision of the teacher's self-play games (``fit``; ``provost train``), and
-stored as JSON, per ruleset, variant and player count: the shipped ones in ``policies/`` next to
-this file, a user's own in the user's data directory (``provost train`` writes there).  A
-ruleset with no fitted weights gets hand-set ones (the score, resources weighted as greedy
-weights them, the best opponent's score against): a myopic greedy.  A weights file fitted on
-other rules still plays (a feature it has not seen weighs nothing); its digest is recorded.
+The weights are fitted to greedy's own valuation of every option (softmax regression on
+targets ``softmax(value / TEMPERATURE)`` over the legal options of every decision of greedy's
+self-play games: ``fit``, ``provost train``), and stored as JSON, per ruleset, variant and
+player count: the shipped ones in ``policies/`` next to this file, a user's own in the user's
+data directory (``provost train`` writes there).  A ruleset with no fitted weights gets
+hand-set ones (the score, resources weighted as greedy weights them, the best opponent's
+score against): a myopic greedy.  A weights file fitted on other rules still plays (a feature
+it has not seen weighs nothing); its digest is recorded.
 """
 from __future__ import annotations
 
@@ -27,39 +32,88 @@ import json
 import math
 import os
 import random
+from itertools import repeat
 from pathlib import Path
 
 from .base import SeededAgent, is_null
 from .greedy import resource_weights
+from .value_model import features_for
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "policies"
 DIR_ENV = "PROVOST_POLICY_DIR"
+#: Immediate effects are features only at decisions with at most this many options.
+APPLY_AT_MOST = 8
+#: A situation feature is read as "at least N" for each of these N: additive weights over such
+#: steps can say "worth it with food and two other goods" where one weight per count cannot.
+SITUATION_STEPS = (1, 2, 3, 5, 8)
+#: Greedy's option values (points) are turned into target probabilities at this temperature.
+TEMPERATURE = 1.0
 
 
 def template(option: str) -> str:
     return ":".join(option.split(":", 2)[:2])
 
 
-def option_features(world, player: int, option: str) -> dict[str, float]:
-    """The features of ``option`` for ``player`` in ``world`` (applied to a copy of it)."""
+def situation(game, player: int) -> list[str]:
+    """The player's situation: for each of the value model's features, the steps it reaches
+    (``counter:food>=2``); how many kinds of resource the player holds (``kinds>=3``: a
+    building that takes food and two other goods is worth a visit only then); where the
+    player's workers stand (``at:farm``: what they will bring before this round ends); and the
+    declared orders (how many have passed, the player's place in turn order)."""
+    f = features_for(game.prog)
+    row = f.every(game)[player]
+    steps = ["%s>=%d" % (name, n) for name, x in zip(f.names, row) for n in SITUATION_STEPS if x >= n]
+    prog = game.prog
+    counters = game.s.counters
+    kinds = sum(1 for r in prog.resources if r != prog.score and counters[r][player] > 0)
+    steps.extend("kinds>=%d" % n for n in range(1, kinds + 1))
+    for name, seats in game.s.orders.items():
+        steps.extend("order:%s:len>=%d" % (name, n) for n in range(1, len(seats) + 1))
+        if player in seats:
+            steps.append("order:%s:at=%d" % (name, seats.index(player)))
+    tiles = game.s.tiles
+    for where, seats in game.s.occ.items():
+        if player in seats:
+            steps.append("at:" + (tiles[where][0] if where in tiles else where))
+    return steps
+
+
+def applies_options(options) -> bool:
+    """Whether the options are applied to a copy to read what they do at once."""
+    return len(options) <= APPLY_AT_MOST
+
+
+def immediate_effects(world, player: int, option: str) -> dict[str, float]:
+    """The change of each of ``player``'s resources and of the best other score, ``option`` applied."""
     s = world.s
     prog = world.prog
     after = world.clone()
     after.apply(option)
     counters, new = s.counters, after.s.counters
     score = prog.score
-    tpl = template(option)
-    feats = {"t:" + tpl: 1.0, "id:" + option: 1.0, "t:%s@%d" % (tpl, s.round // 3): 1.0}
-    if is_null(option):
-        feats["null"] = 1.0
+    out = {}
     for r in prog.resources:
         d = new[r][player] - counters[r][player]
         if d:
-            feats["d:" + r] = float(d)
+            out["d:" + r] = float(d)
     before_other = max((v for q, v in enumerate(counters[score]) if q != player), default=0)
     after_other = max((v for q, v in enumerate(new[score]) if q != player), default=0)
     if after_other != before_other:
-        feats["d:opp"] = float(after_other - before_other)
+        out["d:opp"] = float(after_other - before_other)
+    return out
+
+
+def option_features(game, player: int, option: str, situation_row, world=None) -> dict[str, float]:
+    """The features of ``option`` for ``player``; ``world`` (a determinized copy of ``game``, or
+    ``game`` itself) is given when the decision's options are applied (``applies_options``)."""
+    tpl = template(option)
+    feats = {"t:" + tpl: 1.0, "id:" + option: 1.0, "t:%s@%d" % (tpl, game.s.round // 3): 1.0}
+    if is_null(option):
+        feats["null"] = 1.0
+    for step in situation_row:
+        feats["x:%s|%s" % (tpl, step)] = 1.0
+    if world is not None:
+        feats.update(immediate_effects(world, player, option))
     return feats
 
 
@@ -86,20 +140,86 @@ def user_dir() -> Path | None:
     return Path(platformdirs.user_data_dir("provost", appauthor=False)) / "policies"
 
 
-def find_model(ruleset: str, variant: str | None, players: int) -> dict | None:
-    """The fitted weights for these rules: the user's own first, then the shipped ones."""
-    name = model_name(ruleset, variant, players)
-    for base in (user_dir(), SHIPPED_DIR):
-        if base is None:
-            continue
+#: Models read in this process, by file and its size and time (every agent of a study shares one).
+_loaded: dict = {}
+
+
+def _read_model(path: Path) -> dict | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _loaded:
         try:
-            with open(base / name, encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as f:
                 model = json.load(f)
         except (OSError, ValueError):
-            continue
-        if isinstance(model, dict) and isinstance(model.get("weights"), dict):
-            return model
+            model = None
+        ok = isinstance(model, dict) and isinstance(model.get("weights"), dict)
+        _loaded[key] = (model, CompiledWeights(model["weights"])) if ok else None
+    return _loaded[key]
+
+
+def find_compiled(ruleset: str, variant: str | None, players: int) -> tuple[dict, "CompiledWeights"] | None:
+    """The fitted model for these rules and its weights ready to score: the user's own first,
+    then the shipped ones."""
+    name = model_name(ruleset, variant, players)
+    for base in (user_dir(), SHIPPED_DIR):
+        if base is not None:
+            found = _read_model(base / name)
+            if found is not None:
+                return found
     return None
+
+
+def find_model(ruleset: str, variant: str | None, players: int) -> dict | None:
+    """The fitted weights for these rules: the user's own first, then the shipped ones."""
+    found = find_compiled(ruleset, variant, players)
+    return found[0] if found else None
+
+
+def score(weights: dict[str, float], feats: dict[str, float]) -> float:
+    return sum(weights.get(f, 0.0) * x for f, x in feats.items())
+
+
+class CompiledWeights:
+    """The weights arranged for scoring without building feature names: ``score(weights,
+    option_features(...))`` computed from a few lookups (``test_policy`` checks they agree)."""
+
+    def __init__(self, weights: dict[str, float]):
+        self.flat: dict[str, float] = {}
+        self.cross: dict[str, dict[str, float]] = {}     # template -> situation step -> weight
+        for f, v in weights.items():
+            if f.startswith("x:"):
+                tpl, _, step = f[2:].rpartition("|")
+                self.cross.setdefault(tpl, {})[step] = v
+            else:
+                self.flat[f] = v
+        self._keys: dict[str, tuple] = {}
+
+    def keys(self, option: str) -> tuple:
+        k = self._keys.get(option)
+        if k is None:
+            tpl = template(option)
+            k = self._keys[option] = (tpl, self.flat.get("t:" + tpl, 0.0) + self.flat.get("id:" + option, 0.0)
+                                      + (self.flat.get("null", 0.0) if is_null(option) else 0.0))
+        return k
+
+    def scores(self, game, player: int, options, situation_row, world) -> list[float]:
+        flat, cross = self.flat, self.cross
+        stage = game.s.round // 3
+        out = []
+        for opt in options:
+            tpl, base = self.keys(opt)
+            v = base + flat.get("t:%s@%d" % (tpl, stage), 0.0)
+            inner = cross.get(tpl)
+            if inner:
+                v += sum(map(inner.get, situation_row, repeat(0.0, len(situation_row))))
+            if world is not None:
+                v += sum(flat.get(f, 0.0) * x for f, x in immediate_effects(world, player, opt).items())
+            out.append(v)
+        return out
 
 
 class PolicyAgent(SeededAgent):
@@ -110,32 +230,36 @@ class PolicyAgent(SeededAgent):
         self._fixed = weights
         self._prog = None
         self.weights: dict[str, float] = {}
+        self._compiled: CompiledWeights | None = None
         self.model: dict | None = None
 
     def _prepare(self, game) -> None:
         if game.prog is self._prog:
             return
         self._prog = game.prog
-        if self._fixed is not None:
-            self.weights = self._fixed
-            return
-        rs = game.rs
-        self.model = find_model(rs.name, rs.variant, game.s.humans)
-        self.weights = self.model["weights"] if self.model else default_weights(game.prog)
+        found = None
+        if self._fixed is None:
+            rs = game.rs
+            found = find_compiled(rs.name, rs.variant, game.s.humans)
+        if found:
+            self.model, self._compiled = found
+            self.weights = self.model["weights"]
+        else:
+            self.weights = self._fixed if self._fixed is not None else default_weights(game.prog)
+            self._compiled = CompiledWeights(self.weights)
 
-    def score(self, feats: dict[str, float]) -> float:
-        w = self.weights
-        return sum(w.get(f, 0.0) * x for f, x in feats.items())
+    def option_scores(self, game, player: int, options) -> list[float]:
+        """Each option's score (what ``choose`` maximises)."""
+        self._prepare(game)
+        world = game.determinize(player, self.rng.randrange(1 << 30)) if applies_options(options) else None
+        return self._compiled.scores(game, player, options, situation(game, player), world)
 
     def choose(self, game, player: int) -> str:
         options = game.legal_options()
         if len(options) == 1:
             return options[0]
-        self._prepare(game)
-        world = game.determinize(player, self.rng.randrange(1 << 30))
         best, best_v = [], None
-        for opt in options:
-            v = self.score(option_features(world, player, opt))
+        for opt, v in zip(options, self.option_scores(game, player, options)):
             if best_v is None or v > best_v + 1e-9:
                 best, best_v = [opt], v
             elif v >= best_v - 1e-9:
@@ -144,64 +268,100 @@ class PolicyAgent(SeededAgent):
 
 
 # ------------------------------------------------------------------ fitting
-def record_decisions(game, agents, samples: list) -> None:
-    """Play ``game`` with ``agents``; append ``(features of every option, chosen index)`` per decision."""
+def soft_targets(options, values: dict | None, chosen: str) -> list[float]:
+    """What the fit aims at: ``softmax(value / TEMPERATURE)`` over the options when the teacher
+    valued them, else all on the chosen option."""
+    if not values:
+        return [1.0 if o == chosen else 0.0 for o in options]
+    vs = [values[o] / TEMPERATURE for o in options]
+    top = max(vs)
+    exps = [math.exp(v - top) for v in vs]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def record_decisions(game, agents, samples: list, teachers=None) -> None:
+    """Play ``game`` with ``agents``; append ``(features of every option, target probabilities)``
+    per decision with a choice.  The targets come from ``teachers`` (one per seat) when given:
+    the teacher values the states the agent steers into, and the agent's choice is played."""
     while not game.finished:
         player = game.current_player()
         options = game.legal_options()
-        option = agents[player].choose(game, player)
+        agent = agents[player]
+        teacher = teachers[player] if teachers else agent
+        if hasattr(teacher, "choose_with_values"):
+            option, values = teacher.choose_with_values(game, player)
+        else:
+            option, values = teacher.choose(game, player), None
+        if teacher is not agent and len(options) > 1:
+            option = agent.choose(game, player)
         if len(options) > 1:
-            samples.append(([option_features(game, player, o) for o in options], options.index(option)))
+            row = situation(game, player)
+            world = game if applies_options(options) else None
+            feats = [option_features(game, player, o, row, world) for o in options]
+            samples.append((feats, soft_targets(options, values, option)))
         game.apply(option)
 
 
-def fit(samples: list, epochs: int = 12, rate: float = 0.1, l2: float = 1e-4, seed: int = 0) -> dict[str, float]:
-    """Softmax regression over each decision's options (AdaGrad), imitating the chosen ones."""
+def fit(samples: list, epochs: int = 8, rate: float = 0.1, l2: float = 1e-4, seed: int = 0) -> dict[str, float]:
+    """Softmax regression over each decision's options (AdaGrad) towards its target probabilities
+    (a list per decision, or the index of the one chosen option)."""
     w: dict[str, float] = {}
     g2: dict[str, float] = {}
     order = list(range(len(samples)))
     rng = random.Random(seed)
+    sqrt = math.sqrt
     for _ in range(epochs):
         rng.shuffle(order)
         for i in order:
-            feats, chosen = samples[i]
-            scores = [sum(w.get(f, 0.0) * x for f, x in fs.items()) for fs in feats]
+            feats, target = samples[i]
+            if isinstance(target, int):
+                target = [1.0 if k == target else 0.0 for k in range(len(feats))]
+            scores = [score(w, fs) for fs in feats]
             top = max(scores)
             exps = [math.exp(v - top) for v in scores]
             total = sum(exps)
             grad: dict[str, float] = {}
             for k, fs in enumerate(feats):
-                p = exps[k] / total - (1.0 if k == chosen else 0.0)
+                p = exps[k] / total - target[k]
                 if p:
                     for f, x in fs.items():
                         grad[f] = grad.get(f, 0.0) + p * x
             for f, gv in grad.items():
                 gv += l2 * w.get(f, 0.0)
                 g2[f] = g2.get(f, 0.0) + gv * gv
-                w[f] = w.get(f, 0.0) - rate * gv / math.sqrt(g2[f] + 1e-8)
+                w[f] = w.get(f, 0.0) - rate * gv / sqrt(g2[f] + 1e-8)
     return {f: round(v, 6) for f, v in sorted(w.items()) if abs(v) > 1e-6}
 
 
 def imitation_accuracy(samples: list, weights: dict[str, float]) -> float:
-    """The share of decisions where the fitted weights pick the teacher's option."""
+    """The share of decisions where the fitted weights pick the option the target favours most."""
     if not samples:
         return 0.0
     hits = 0
-    for feats, chosen in samples:
-        scores = [sum(weights.get(f, 0.0) * x for f, x in fs.items()) for fs in feats]
-        hits += scores.index(max(scores)) == chosen
+    for feats, target in samples:
+        best = target if isinstance(target, int) else target.index(max(target))
+        scores = [score(weights, fs) for fs in feats]
+        hits += scores.index(max(scores)) == best
     return hits / len(samples)
 
 
-def teacher_game(rs, players: int, seed: int, teacher: str = "greedy") -> list:
-    """The samples of one self-play game of the teacher, seeded ``seed``."""
+def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: dict | None = None) -> list:
+    """The samples of one game seeded ``seed``: the teacher's self-play, or with ``weights``,
+    a game where the policy so weighted plays half the seats (from the seed's parity on) and
+    the teacher labels every decision, the policy's included: the policy learns to recover from
+    the situations its own choices lead to, which the teacher's games never show it."""
     from provost.interpreter.agents import make_agent
     from provost.interpreter.engine import Game
 
     game = Game.new(rs, players=players, seed=seed)
-    agents = [make_agent(teacher, seed, seat) for seat in range(game.s.humans)]
+    seats = range(game.s.humans)
+    teachers = [make_agent(teacher, seed, seat) for seat in seats]
+    agents = teachers
+    if weights is not None:
+        agents = [PolicyAgent(seed, seat, weights) if (seat + seed) % 2 else teachers[seat] for seat in seats]
     samples: list = []
-    record_decisions(game, agents, samples)
+    record_decisions(game, agents, samples, teachers)
     return samples
 
 
@@ -220,7 +380,7 @@ def train(rs, players: int, games: int, seed: int = 0, jobs: int = 1, teacher: s
     fitted = fit([x for g in per_game[:cut] for x in g], seed=seed)
     held = [x for g in per_game[cut:] for x in g]
     weights = fit([x for g in per_game for x in g], seed=seed)     # the shipped fit uses every game
-    return {"ruleset": rs.name, "variant": rs.variant, "players": players, "digest": rs.digest,
+    return {"format": 2, "ruleset": rs.name, "variant": rs.variant, "players": players, "digest": rs.digest,
             "teacher": teacher, "games": games, "first_seed": seed,
             "holdout_accuracy": round(imitation_accuracy(held, fitted), 4) if held else None,
             "decisions": sum(len(g) for g in per_game), "weights": weights}
