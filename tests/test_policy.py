@@ -3,11 +3,14 @@ writes weights that --agents policy then uses."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from provost.interpreter.agents import make_agent, play_game
-from provost.interpreter.agents.policy import PolicyAgent, default_weights, find_model, fit, imitation_accuracy
+from provost.interpreter.agents import policy
+from provost.interpreter.agents.policy import (PolicyAgent, default_weights, find_model, fit, imitation_accuracy,
+                                               record_decisions)
 from provost.interpreter.engine import Game
 from tests.cli_run import run_cli
 
@@ -36,6 +39,7 @@ def test_the_policy_plays_whole_games_reproducibly(ruleset, players):
 
 def test_without_fitted_weights_it_plays_a_myopic_greedy(tmp_path, monkeypatch):
     monkeypatch.setenv("PROVOST_POLICY_DIR", str(tmp_path))
+    monkeypatch.setattr(policy, "SHIPPED_DIR", tmp_path / "none")
     game = Game.new("caylus", variant="simplified_favor", players=3, seed=1)
     agent = PolicyAgent(1, 0)
     agent.choose(game, game.current_player())
@@ -43,13 +47,78 @@ def test_without_fitted_weights_it_plays_a_myopic_greedy(tmp_path, monkeypatch):
     assert agent.weights == default_weights(game.prog) and agent.weights["d:pp"] == 1.0
 
 
+def test_a_variant_or_player_count_without_a_model_uses_the_base_games(tmp_path, monkeypatch):
+    monkeypatch.setenv("PROVOST_POLICY_DIR", str(tmp_path))
+    (tmp_path / "caylus-4p.json").write_text(json.dumps({"weights": {"t:pass": 1.0}}))
+    (tmp_path / "caylus.simplified_favor-3p.json").write_text(json.dumps({"weights": {"t:pass": 2.0}}))
+    assert find_model("caylus", "simplified_favor", 4)["weights"] == {"t:pass": 1.0}
+    assert find_model("caylus", None, 3)["weights"] == {"t:pass": 1.0}
+    assert find_model("caylus", "simplified_favor", 3)["weights"] == {"t:pass": 2.0}
+    # another count of the same variant comes before the base game at another count
+    assert find_model("caylus", "simplified_favor", 5)["weights"] == {"t:pass": 2.0}
+    assert find_model("caylus", "two_players", 5)["weights"] == {"t:pass": 1.0}
+
+
+@pytest.mark.parametrize("ruleset, players", [("caylus", 4), ("ys", 3), ("caylus1303", 4)])
+def test_the_fast_scores_are_the_features_weighed(ruleset, players):
+    # CompiledWeights scores without building feature names; it must give what the fit meant
+    game = Game.new(ruleset, players=players, seed=3)
+    teacher = [make_agent("random", 3, s) for s in range(game.s.humans)]
+    samples: list = []
+    record_decisions(game, teacher, samples)
+    weights: dict = {}
+    for k, (feats, _) in enumerate(samples[:200]):
+        for j, fs in enumerate(feats):
+            for f in fs:
+                weights.setdefault(f, ((hash(f) + k + j) % 17 - 8) / 8.0)
+    agent = PolicyAgent(0, 0, weights)
+    game = Game.new(ruleset, players=players, seed=3)
+    checked = 0
+    while not game.finished and checked < 150:
+        player, options = game.current_player(), game.legal_options()
+        if len(options) > 1:
+            world = game if policy.applies_options(options) else None
+            row = policy.situation(game, player)
+            slow = [policy.score(weights, policy.option_features(game, player, o, row, world)) for o in options]
+            agent._prepare(game)
+            fast = agent._compiled.scores(game, player, options, row, world)
+            assert fast == pytest.approx(slow, abs=1e-9)
+            checked += 1
+        game.apply(teacher[player].choose(game, player))
+    assert checked > 50
+
+
+def test_the_fit_follows_the_teachers_values_not_only_its_choice():
+    # two options the teacher values 0 and 1 point: the target gives the second e/(1+e)
+    targets = policy.soft_targets(["a", "b"], {"a": 0.0, "b": 1.0}, "b")
+    assert targets[1] == pytest.approx(math.e / (1 + math.e))
+    assert policy.soft_targets(["a", "b"], None, "a") == [1.0, 0.0]
+
+
+def test_the_shipped_caylus_policy_places_on_the_castle_with_the_goods_for_a_batch():
+    # fitted to greedy's values: the castle is worth a worker with food and two other goods
+    game = Game.new("caylus", players=4, seed=11)
+    agent = PolicyAgent(0, 0)
+    player = game.current_player()
+    options = game.legal_options()
+    assert "place:castle" in options
+    s = game.s
+    for r in ("food", "wood", "cloth"):
+        s.counters[r][player] = 0
+    before = dict(zip(options, agent.option_scores(game, player, options)))
+    for r in ("food", "wood", "cloth"):
+        s.counters[r][player] = 1
+    after = dict(zip(options, agent.option_scores(game, player, options)))
+    assert after["place:castle"] - after["pass"] > before["place:castle"] - before["pass"] + 0.5
+
+
 def test_train_writes_weights_that_play_uses(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PROVOST_POLICY_DIR", str(tmp_path))
-    code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "2", "--seed", "7")
+    code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "3", "--seed", "7")
     assert code == 0, err
     written = tmp_path / "caylus-3p.json"
     model = json.loads(written.read_text())
-    assert model["games"] == 2 and model["players"] == 3 and model["decisions"] > 100 and model["weights"]
+    assert model["games"] == 3 and model["mixed_games"] == 1 and model["players"] == 3 and model["decisions"] > 100 and model["weights"]
     assert "held-out" in out
     agent = PolicyAgent(0, 0)
     game = Game.new("caylus", players=3, seed=0)

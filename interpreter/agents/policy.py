@@ -75,7 +75,7 @@ def situation(game, player: int) -> list[str]:
     for where, seats in game.s.occ.items():
         if player in seats:
             steps.append("at:" + (tiles[where][0] if where in tiles else where))
-    return steps
+    return list(dict.fromkeys(steps))      # two workers on farms: one step, as in a feature dict
 
 
 def applies_options(options) -> bool:
@@ -161,15 +161,26 @@ def _read_model(path: Path) -> dict | None:
     return _loaded[key]
 
 
+#: When no model was fitted for a player count, the nearest fitted count is used, this first.
+FALLBACK_PLAYERS = (4, 3, 5, 2)
+
+
 def find_compiled(ruleset: str, variant: str | None, players: int) -> tuple[dict, "CompiledWeights"] | None:
     """The fitted model for these rules and its weights ready to score: the user's own first,
-    then the shipped ones."""
-    name = model_name(ruleset, variant, players)
-    for base in (user_dir(), SHIPPED_DIR):
-        if base is not None:
-            found = _read_model(base / name)
-            if found is not None:
-                return found
+    then the shipped ones; with none for this variant, the base game's (a variant mostly keeps
+    the option templates, so their weights still say much); with none for this player count,
+    another count's."""
+    names = [model_name(ruleset, variant, players)]
+    if variant:
+        names.append(model_name(ruleset, None, players))
+    names.extend(model_name(ruleset, v, n) for v in dict.fromkeys([variant, None])
+                 for n in FALLBACK_PLAYERS if n != players)
+    for name in names:
+        for base in (user_dir(), SHIPPED_DIR):
+            if base is not None:
+                found = _read_model(base / name)
+                if found is not None:
+                    return found
     return None
 
 
@@ -303,7 +314,7 @@ def record_decisions(game, agents, samples: list, teachers=None) -> None:
         game.apply(option)
 
 
-def fit(samples: list, epochs: int = 8, rate: float = 0.1, l2: float = 1e-4, seed: int = 0) -> dict[str, float]:
+def fit(samples: list, epochs: int = 4, rate: float = 0.1, l2: float = 1e-4, seed: int = 0) -> dict[str, float]:
     """Softmax regression over each decision's options (AdaGrad) towards its target probabilities
     (a list per decision, or the index of the one chosen option)."""
     w: dict[str, float] = {}
@@ -332,6 +343,15 @@ def fit(samples: list, epochs: int = 8, rate: float = 0.1, l2: float = 1e-4, see
                 g2[f] = g2.get(f, 0.0) + gv * gv
                 w[f] = w.get(f, 0.0) - rate * gv / sqrt(g2[f] + 1e-8)
     return {f: round(v, 6) for f, v in sorted(w.items()) if abs(v) > 1e-6}
+
+
+def fit_averaged(samples: list, fits: int = 3) -> dict[str, float]:
+    """The mean of ``fits`` fits that see the decisions in different orders: one fit's weights
+    depend on its order by a few points of game score; their mean plays like the best of them."""
+    runs = [fit(samples, seed=k) for k in range(fits)]
+    keys = sorted(set().union(*runs))
+    mean = {f: round(sum(w.get(f, 0.0) for w in runs) / fits, 6) for f in keys}
+    return {f: v for f, v in mean.items() if abs(v) > 1e-6}
 
 
 def imitation_accuracy(samples: list, weights: dict[str, float]) -> float:
@@ -365,22 +385,40 @@ def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: 
     return samples
 
 
-def train(rs, players: int, games: int, seed: int = 0, jobs: int = 1, teacher: str = "greedy",
-          holdout: float = 0.2) -> dict:
-    """Fit the policy on ``games`` teacher games (the last ``holdout`` share held out to measure
-    how often it picks the teacher's option); the model, ready to be written as JSON."""
-    seeds = list(range(seed, seed + games))
-    if jobs > 1:
+#: The mixed games (the policy in half the seats) are seeded from here on past the first seed.
+MIXED_SEED_OFFSET = 100_000
+
+
+def _games(rs, players: int, seeds, teacher: str, weights, jobs: int) -> list:
+    n = len(seeds)
+    if jobs > 1 and n > 1:
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(jobs) as pool:
-            per_game = list(pool.map(teacher_game, [rs] * games, [players] * games, seeds, [teacher] * games))
-    else:
-        per_game = [teacher_game(rs, players, s, teacher) for s in seeds]
-    cut = games - max(1, int(games * holdout)) if games > 1 else games
-    fitted = fit([x for g in per_game[:cut] for x in g], seed=seed)
-    held = [x for g in per_game[cut:] for x in g]
-    weights = fit([x for g in per_game for x in g], seed=seed)     # the shipped fit uses every game
+            return list(pool.map(teacher_game, [rs] * n, [players] * n, seeds, [teacher] * n, [weights] * n))
+    return [teacher_game(rs, players, s, teacher, weights) for s in seeds]
+
+
+def train(rs, players: int, games: int, seed: int = 0, jobs: int = 1, teacher: str = "greedy",
+          holdout: float = 0.2, mixed: float = 0.4) -> dict:
+    """Fit the policy on ``games`` games: first the teacher's self-play (seeds ``seed``..), the
+    last ``holdout`` share of them held out; a first fit on the others; then the ``mixed`` share
+    of the games played by that fit in half the seats and labelled by the teacher (seeds
+    ``seed + MIXED_SEED_OFFSET``..); the model is fitted (``fit_averaged``) on all but the held-out games, and the
+    held-out ones measure how often it picks the teacher's best option.  The model, ready to be
+    written as JSON; the same arguments give the same model."""
+    n_mixed = int(games * mixed) if games > 2 else 0
+    n_self = games - n_mixed
+    own = _games(rs, players, list(range(seed, seed + n_self)), teacher, None, jobs)
+    n_held = max(1, int(n_self * holdout)) if n_self > 1 else 0
+    kept, held = own[:n_self - n_held], [x for g in own[n_self - n_held:] for x in g]
+    samples = [x for g in kept for x in g]
+    if n_mixed:
+        first = fit(samples)
+        start = seed + MIXED_SEED_OFFSET
+        samples += [x for g in _games(rs, players, list(range(start, start + n_mixed)), teacher, first, jobs)
+                    for x in g]
+    weights = fit_averaged(samples)
     return {"format": 2, "ruleset": rs.name, "variant": rs.variant, "players": players, "digest": rs.digest,
-            "teacher": teacher, "games": games, "first_seed": seed,
-            "holdout_accuracy": round(imitation_accuracy(held, fitted), 4) if held else None,
-            "decisions": sum(len(g) for g in per_game), "weights": weights}
+            "teacher": teacher, "games": games, "first_seed": seed, "mixed_games": n_mixed,
+            "holdout_accuracy": round(imitation_accuracy(held, weights), 4) if held else None,
+            "decisions": len(samples) + len(held), "weights": weights}

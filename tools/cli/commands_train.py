@@ -2,10 +2,12 @@
 
     provost train RULESET [--variant V] [--players N] [--games G] [--seed S] [--jobs J] [-o FILE]
 
-Plays G self-play games of the teacher (greedy) on seeds S.., fits the policy's weights
-(``provost.interpreter.agents.policy``) and writes them where ``--agents policy`` finds them
-(the user's data directory) or to FILE.  Prints how often the fitted policy picks greedy's
-option on the last fifth of the games, held out of that fit.
+Plays 60% of G games as the teacher's (greedy's) self-play on seeds S.., fits the policy to
+greedy's valuation of every option, plays the other 40% (seeds S+100000..) with that fit in half
+the seats and greedy labelling every decision, fits again on all of it
+(``provost.interpreter.agents.policy.train``) and writes the weights where ``--agents policy``
+finds them (the user's data directory) or to FILE.  Prints how often the fitted policy picks
+greedy's best option on the last fifth of the self-play games, held out of the fit.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def run_train(args: argparse.Namespace) -> int:
             f.write("\n")
     except OSError as e:
         raise cannot_write(out, e) from None
-    print("%s: %d games, %d decisions, %d weights; picks greedy's option in %.1f%% of held-out decisions; "
-          "%.0f s" % (out, model["games"], model["decisions"], len(model["weights"]),
+    print("%s: %d games (%d mixed), %d decisions, %d weights; picks greedy's best option in %.1f%% of held-out "
+          "decisions; %.0f s" % (out, model["games"], model["mixed_games"], model["decisions"], len(model["weights"]),
                       100 * (model["holdout_accuracy"] or 0), time.perf_counter() - start))
     return 0
