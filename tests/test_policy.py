@@ -45,6 +45,12 @@ def test_without_fitted_weights_it_plays_a_myopic_greedy(tmp_path, monkeypatch):
     agent.choose(game, game.current_player())
     assert find_model("caylus", "simplified_favor", 3) is None
     assert agent.weights == default_weights(game.prog) and agent.weights["d:pp"] == 1.0
+    # hand-set weights read what an option does even where there are many options: placing a
+    # worker costs a denier now, passing nothing
+    options = game.legal_options()
+    assert len(options) > policy.APPLY_AT_MOST
+    scores = dict(zip(options, agent.option_scores(game, game.current_player(), options)))
+    assert scores["place:neutral_farm"] < scores["pass"]
 
 
 def test_a_variant_or_player_count_without_a_model_uses_the_base_games(tmp_path, monkeypatch):

@@ -19,11 +19,12 @@ best:
 
 The weights are fitted to greedy's own valuation of every option (softmax regression on
 targets ``softmax(value / TEMPERATURE)`` over the legal options of every decision of greedy's
-self-play games: ``fit``, ``provost train``), and stored as JSON, per ruleset, variant and
-player count: the shipped ones in ``policies/`` next to this file, a user's own in the user's
-data directory (``provost train`` writes there).  A ruleset with no fitted weights gets
-hand-set ones (the score, resources weighted as greedy weights them, the best opponent's
-score against): a myopic greedy.  A weights file fitted on other rules still plays (a feature
+self-play games and of games it played itself: ``train``, ``provost train``), and stored as
+JSON, per ruleset, variant and player count: the shipped ones in ``policies/`` next to this
+file, a user's own in the user's data directory (``provost train`` writes there); a variant or
+player count without its own uses the nearest (``find_compiled``).  A ruleset with no fitted
+weights gets hand-set ones (the score, resources weighted as greedy weights them, the best
+opponent's score against) and reads immediate effects at every decision: a myopic greedy.  A weights file fitted on other rules still plays (a feature
 it has not seen weighs nothing); its digest is recorded.
 """
 from __future__ import annotations
@@ -242,6 +243,7 @@ class PolicyAgent(SeededAgent):
         self._prog = None
         self.weights: dict[str, float] = {}
         self._compiled: CompiledWeights | None = None
+        self._hand_set = False
         self.model: dict | None = None
 
     def _prepare(self, game) -> None:
@@ -252,6 +254,7 @@ class PolicyAgent(SeededAgent):
         if self._fixed is None:
             rs = game.rs
             found = find_compiled(rs.name, rs.variant, game.s.humans)
+        self._hand_set = not found and self._fixed is None
         if found:
             self.model, self._compiled = found
             self.weights = self.model["weights"]
@@ -262,7 +265,9 @@ class PolicyAgent(SeededAgent):
     def option_scores(self, game, player: int, options) -> list[float]:
         """Each option's score (what ``choose`` maximises)."""
         self._prepare(game)
-        world = game.determinize(player, self.rng.randrange(1 << 30)) if applies_options(options) else None
+        # the hand-set weights read nothing but immediate effects: read them at every decision
+        applies = self._hand_set or applies_options(options)
+        world = game.determinize(player, self.rng.randrange(1 << 30)) if applies else None
         return self._compiled.scores(game, player, options, situation(game, player), world)
 
     def choose(self, game, player: int) -> str:
