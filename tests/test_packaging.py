@@ -43,3 +43,27 @@ def test_the_installed_package_is_this_checkout():
     import provost.tools.cli
     assert os.path.dirname(provost.dsl.__file__) == os.path.join(ROOT, "dsl")
     assert os.path.dirname(provost.tools.cli.__file__) == os.path.join(ROOT, "tools", "cli")
+
+
+def test_the_gym_extra_holds_what_the_gymnasium_environment_imports():
+    # `pip install 'provost[gym]'` must be enough for adapters/gym_env.py and the adapter modules
+    # it uses (Pillow stays optional: rgb_array rendering checks for it and says so)
+    import ast
+    import re
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    reqs = project["optional-dependencies"]["gym"] + project["dependencies"]
+    declared = {re.split(r"[<>=!~\[ ]", req, maxsplit=1)[0].lower() for req in reqs}
+    needed = set()
+    for name in ("gym_env", "catalogue", "encoding", "rendering"):
+        with open(os.path.join(ROOT, "adapters", name + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                needed.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                needed.add(node.module.split(".")[0])
+    import sys
+    third_party = {m for m in needed if m not in sys.stdlib_module_names and m not in ("provost", "__future__", "PIL")}
+    assert third_party <= declared, third_party - declared
