@@ -333,3 +333,20 @@ def test_ray_backend_gives_the_local_report(capsys, local_ray):
     assert on_ray["timing"]["backend"] == "ray"
     assert deterministic(on_ray) == deterministic(local)
     assert local_ray.is_initialized()  # an instance the caller started is left running
+
+
+def test_a_terminated_pool_is_not_woken_at_exit():
+    # concurrent.futures wakes every pool's manager thread at interpreter exit through a pipe; a
+    # pool we terminated has closed it, and the write printed "Bad file descriptor" with a
+    # traceback after a Ctrl-C, now and then: the pool must be forgotten there.
+    import concurrent.futures
+    import concurrent.futures.process as cfp
+
+    from provost.tools.sim.runner import _terminate_pool
+
+    executor = concurrent.futures.ProcessPoolExecutor(1)
+    assert executor.submit(abs, -3).result(timeout=60) == 3
+    thread = executor._executor_manager_thread
+    assert thread in cfp._threads_wakeups
+    _terminate_pool(executor)
+    assert thread not in cfp._threads_wakeups

@@ -226,6 +226,7 @@ def _terminate_pool(executor) -> None:
     """Stop a ProcessPoolExecutor now: cancel pending work, terminate the workers, wait for them."""
     _quiet_pool_threads()
     procs = list((getattr(executor, "_processes", None) or {}).values())
+    thread = getattr(executor, "_executor_manager_thread", None)     # shutdown() forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     if hasattr(executor, "terminate_workers"):  # Python 3.14+
         try:
@@ -244,9 +245,11 @@ def _terminate_pool(executor) -> None:
     # by now ("Exception ignored ... Bad file descriptor"): this pool is gone, forget it there.
     import concurrent.futures.process as cfp
     wakeups = getattr(cfp, "_threads_wakeups", None)
-    thread = getattr(executor, "_executor_manager_thread", None)
-    if isinstance(wakeups, dict) and thread is not None:
-        wakeups.pop(thread, None)
+    if thread is not None and wakeups is not None:
+        try:
+            del wakeups[thread]
+        except KeyError:
+            pass
 
 
 def _quiet_pool_threads() -> None:
