@@ -57,3 +57,15 @@ class SeededAgent:
 
     def __repr__(self) -> str:
         return "%s(seed=%d, seat=%d)" % (type(self).__name__, self.seed, self.seat)
+
+
+def best_option(scored, rng: random.Random) -> str:
+    """The option of ``(option, value)`` pairs with the highest value; near-ties (within 1e-9)
+    broken with ``rng``, drawing only when there is a tie."""
+    best, best_v = [], None
+    for opt, v in scored:
+        if best_v is None or v > best_v + 1e-9:
+            best, best_v = [opt], v
+        elif v >= best_v - 1e-9:
+            best.append(opt)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]

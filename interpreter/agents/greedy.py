@@ -21,7 +21,7 @@ overridable per agent).
 """
 from __future__ import annotations
 
-from .base import SeededAgent, is_null
+from .base import SeededAgent, best_option, is_null
 
 #: Resource names taken as money (cheap: usually plentiful and converted at a poor rate at the end).
 MONEY_NAMES = frozenset({"denier", "deniers", "money", "coin", "coins", "gold_coins", "florin", "florins",
@@ -168,10 +168,4 @@ class GreedyAgent(SeededAgent):
         # cards and future draws re-dealt at random (the real state stays unread).
         world = game.determinize(player, self.rng.randrange(1 << 30))
         values = self.option_values(world, player, options)
-        best, best_v = [], None
-        for opt, v in values.items():
-            if best_v is None or v > best_v + 1e-9:
-                best, best_v = [opt], v
-            elif v >= best_v - 1e-9:
-                best.append(opt)
-        return (best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]), values
+        return best_option(values.items(), self.rng), values

@@ -36,7 +36,7 @@ import random
 from itertools import repeat
 from pathlib import Path
 
-from .base import SeededAgent, is_null
+from .base import SeededAgent, best_option, is_null
 from .greedy import resource_weights
 from .value_model import features_for
 
@@ -274,13 +274,7 @@ class PolicyAgent(SeededAgent):
         options = game.legal_options()
         if len(options) == 1:
             return options[0]
-        best, best_v = [], None
-        for opt, v in zip(options, self.option_scores(game, player, options)):
-            if best_v is None or v > best_v + 1e-9:
-                best, best_v = [opt], v
-            elif v >= best_v - 1e-9:
-                best.append(opt)
-        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
+        return best_option(zip(options, self.option_scores(game, player, options)), self.rng)
 
 
 # ------------------------------------------------------------------ fitting
