@@ -8,32 +8,30 @@ can occur, so that id <-> integer is a plain lookup.
 How it is derived (``build_catalogue``), from the compiled program of the rule
 file rather than by hand:
 
-1. **Static templates.**  Every ``choose`` statement in the program
-   (``provost.interpreter.nodes.Choose``) gives option templates ``name`` with a number
-   of parameters.  Options without parameters are complete at once.
-2. **Constant parameter lists.**  A parameter whose list is written with
-   literals, ranges, enums, constant lets and ``player_count`` (``provost(k in
-   -3..3)``) is evaluated, and the option's every combination is added.
-3. **Tiles.**  Build choices (``skip``, ``build:KIND[/PAYMENT][@SITE]``) are
+1. **Options.**  Every ``choose`` statement gives option templates ``name`` with
+   parameters.  ``provost.interpreter.domains`` bounds every parameter's list
+   from the rules alone: constant lists, ranges within counters' declared
+   limits, the spaces and tile instances, the items a zone can ever hold (what
+   the rules put there), a kind of piece's values, the places pieces can be,
+   an effect's arguments at every call.  Each option's ids are the product of
+   its parameters' domains.
+2. **Tiles.**  Build choices (``skip``, ``build:KIND[/PAYMENT][@SITE]``) are
    enumerated from the building and category declarations: every kind of every
    category, every way of paying its "any of" costs, every tile instance it may
    be built on.
-4. **Exploration.**  Parameters whose lists depend on the state (the spaces a
-   worker can go to, the brokers behind a screen) are found by playing seeded
-   games (half uniformly random, half "eager": a random option other than
-   pass/skip) and recording *every* legal option at *every* decision.
-5. **Generalisation.**  For each template and parameter position, the values
-   seen are widened to the whole class they belong to (all integers between the
-   smallest and largest seen; all values of an enum, a constant list, the
-   resources, or the spaces and tile instances), then the positions are combined
-   (cross product, when it stays under ``PRODUCT_CAP``).
+3. **Exploration, only for what the rules leave unbounded.**  A template with a
+   parameter the analysis cannot bound (a list built from the state in a way it
+   does not follow), or a product over ``PRODUCT_CAP``, is found by playing seeded
+   games (half uniformly random, half "eager") and recording every legal option,
+   then widening each position to the class of values it belongs to.  The
+   catalogue lists such templates in ``sources["explored_templates"]``; every
+   shipped ruleset, variant and player count has none, so their catalogues are
+   complete by construction and built without playing a game.
 
-Guarantee: ids from 1-3 are complete by construction; ids from 4-5 are
-empirical (every id legal at any decision of the exploration games, plus the
-widening).  ``tests/test_adapters_catalogue.py`` plays held-out games and checks
-that no legal id falls outside.  At run time an id outside the catalogue is
-never mapped to a neighbour: ``index_of`` raises ``ActionNotInCatalogue``
-naming the id, the ruleset and how to rebuild the catalogue with more games.
+``tests/test_adapters_catalogue.py`` plays held-out games (random, eager, greedy)
+and checks that no legal id falls outside.  At run time an id outside the
+catalogue is never mapped to a neighbour: ``index_of`` raises
+``ActionNotInCatalogue`` naming the id and the ruleset.
 
 Catalogues are cached as JSON under the cache dir (``$PROVOST_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/provost``, else ``~/.cache/provost``) keyed by the ruleset's
@@ -53,9 +51,11 @@ import random
 from itertools import combinations_with_replacement, product
 
 from provost.interpreter import nodes as N
+from provost.interpreter.domains import Domains, listed, tile_instances
+from provost.interpreter.program import is_static
 
-FORMAT = 4        # 2: ranges bounded by counters' limits; 4: symbols widened to every class that fits
-#: Exploration games per catalogue (seeds 0 .. GAMES-1).
+FORMAT = 5        # 4: symbols widened to every class that fits; 5: derived from the rules (provost.interpreter.domains)
+#: Exploration games per catalogue (seeds 0 .. GAMES-1), played only for templates the rules leave unbounded.
 DEFAULT_GAMES = 300
 #: A template's widened cross product is used only below this size; else only the combinations seen.
 PRODUCT_CAP = 20000
@@ -69,11 +69,16 @@ class ActionNotInCatalogue(KeyError):
     """A legal option id that the catalogue does not hold: never mapped to another action."""
 
     def __init__(self, option: str, cat: "Catalogue"):
-        msg = ("option '%s' is not in the action catalogue of %s (variant %s, %d players, digest %s, %d actions, "
-               "derived from %d exploration games); rebuild it with more games: "
-               "python -m provost.adapters.catalogue %s%s --players %d --games %d --rebuild"
-               % (option, cat.ruleset, cat.variant or "base", cat.players, cat.digest, len(cat), cat.games,
-                  cat.ruleset, " --variant " + cat.variant if cat.variant else "", cat.players, cat.games * 4))
+        msg = ("option '%s' is not in the action catalogue of %s (variant %s, %d players, digest %s, %d actions)"
+               % (option, cat.ruleset, cat.variant or "base", cat.players, cat.digest, len(cat)))
+        if "%s/%d" % _template(option) in cat.data.get("sources", {}).get("explored_templates", ()):
+            msg += ("; the rules do not bound this option's parameters, so they were found by %d exploration "
+                    "games: rebuild it with more: python -m provost.adapters.catalogue %s%s --players %d "
+                    "--games %d --rebuild" % (cat.games, cat.ruleset, " --variant " + cat.variant if cat.variant
+                                              else "", cat.players, cat.games * 4))
+        else:
+            msg += ("; its template is derived from the rules, so a legal id outside it is a gap in that "
+                    "analysis (provost.interpreter.domains): please report it with the rule file")
         super().__init__(msg)
         self.option = option
 
@@ -190,147 +195,6 @@ def _natural(s: str):
     return out
 
 
-def _walk_ir(x, out: list):
-    if isinstance(x, dict):
-        if x.get("s") == "choose":
-            out.append(x)
-        for v in x.values():
-            _walk_ir(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            _walk_ir(v, out)
-
-
-def _is_static(e, prog) -> bool:
-    """True when an expression's value is fixed once the rules and player count are (no state, no variables)."""
-    k = e.get("e")
-    if k in ("int", "str"):
-        return True
-    if k == "name":
-        n = e["id"]
-        if n == "player_count" or n in prog.enums:
-            return True
-        if n in prog.lets:
-            d = prog.lets[n]
-            return not d.get("params") and _is_static(d["value"], prog)
-        return not (n in prog.counters or n in prog.orders or n in prog.zones or n in prog.tables
-                    or n in ("player", "target", "slot", "self", "round"))
-    if k == "list":
-        return all(_is_static(i, prog) for i in e["items"])
-    if k == "range":
-        return _is_static(e["lo"], prog) and _is_static(e["hi"], prog)
-    if k == "binop":
-        return _is_static(e["left"], prog) and _is_static(e["right"], prog)
-    if k == "unop" or k == "neg":
-        inner = e.get("x") or e.get("operand")
-        return inner is not None and _is_static(inner, prog)
-    return False
-
-
-#: A range whose bounds come from counters' declared limits is enumerated up to this many values.
-RANGE_CAP = 200
-
-
-def _bounds(e, prog) -> tuple[int, int] | None:
-    """The smallest and largest value an integer expression can take, from the rules alone: numbers,
-    constant lets, and counters within their declared ``min``/``max`` (a counter read by index,
-    ``favor_level[r]``, too); None when that is not known.  So ``column(c in 1..favor_level[r])``
-    is every column the table can open, not only those random games happened to open."""
-    k = e.get("e")
-    if k == "int":
-        return e["v"], e["v"]
-    if k == "index":
-        e = e.get("x") or {}
-        k = e.get("e")
-    if k == "name":
-        n = e["id"]
-        c = prog.counters.get(n)
-        if c is not None:
-            lo = c.get("min")
-            hi = c.get("max")
-            return (0 if lo is None else lo, hi) if hi is not None else None
-        d = prog.lets.get(n)
-        if d is not None and not d.get("params"):
-            return _bounds(d["value"], prog)
-        return None
-    if k == "binop" and e["op"] in ("+", "-", "*"):
-        a, b = _bounds(e["left"], prog), _bounds(e["right"], prog)
-        if a is None or b is None:
-            return None
-        if e["op"] == "+":
-            return a[0] + b[0], a[1] + b[1]
-        if e["op"] == "-":
-            return a[0] - b[1], a[1] - b[0]
-        corners = [x * y for x in a for y in b]
-        return min(corners), max(corners)
-    return None
-
-
-def _range_domain(e, prog) -> list | None:
-    if e.get("e") != "range":
-        return None
-    lo, hi = _bounds(e["lo"], prog), _bounds(e["hi"], prog)
-    if lo is None or hi is None or hi[1] - lo[0] >= RANGE_CAP:
-        return None
-    return list(range(lo[0], hi[1] + 1))
-
-
-def _static_options(g0) -> tuple[set, dict]:
-    """Ids complete by construction, and {(name, arity): [set of static values per position or None]}."""
-    prog = g0.prog
-    ids: set = set()
-    static_pos: dict = {}
-    chooses: list = []
-    _walk_ir(prog.rs.decls, chooses)
-    for ch in chooses:
-        for o in ch["options"]:
-            params = o["params"]
-            key = (o["name"], len(params))
-            if not params:
-                ids.add(o["name"])
-                continue
-            names_before: set = set()
-            domains = []
-            for prm in params:
-                dom = None
-                if _is_static(prm["in"], prog) and not (_names(prm["in"]) & names_before):
-                    try:
-                        f = prog.expr.compile(prm["in"], frozenset({"player"}))
-                        dom = list(f(g0, {"player": 0}))
-                    except Exception:          # noqa: BLE001 - not evaluable without a state: explored instead
-                        dom = None
-                if dom is None:
-                    dom = _range_domain(prm["in"], prog)
-                names_before.add(prm["name"])
-                domains.append(dom)
-            slot = static_pos.setdefault(key, [set() if d is not None else None for d in domains])
-            for i, d in enumerate(domains):
-                if d is None:
-                    slot[i] = None
-                elif slot[i] is not None:
-                    slot[i].update(N.option_id("", [v])[1:] for v in d)
-            if all(d is not None for d in domains) and _product_size(domains) <= PRODUCT_CAP:
-                for combo in product(*domains):
-                    ids.add(N.option_id(o["name"], list(combo)))
-    return ids, static_pos
-
-
-def _names(e) -> set:
-    out: set = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            if x.get("e") == "name":
-                out.add(x["id"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(e)
-    return out
-
-
 def _product_size(domains) -> int:
     n = 1
     for d in domains:
@@ -338,16 +202,25 @@ def _product_size(domains) -> int:
     return n
 
 
-def tile_instances(prog) -> list[str]:
-    """Every tile instance name the engine can give (``kind``, ``kind_2`` ... up to how many can exist)."""
-    out = []
-    for kind, b in prog.buildings.items():
-        count = b["count"]
-        cap = prog.road_length if not isinstance(count, int) else max(1, count)
-        cap = max(1, min(cap, max(1, prog.road_length)))
-        out.append(kind)
-        out.extend("%s_%d" % (kind, k) for k in range(2, cap + 1))
-    return out
+def _derived_options(domains: Domains) -> tuple[set, set, dict]:
+    """Option ids bounded by the rules (``provost.interpreter.domains``); the templates
+    ``(name, arity)`` it leaves unbounded somewhere; per template the bounded positions'
+    values as ids spell them (the widening of an explored template starts from those)."""
+    ids: set = set()
+    unbounded: set = set()
+    positions: dict = {}
+    for name, doms in domains.options:
+        key = (name, len(doms))
+        slot = positions.setdefault(key, [set() for _ in doms])
+        for i, d in enumerate(doms):
+            if d is not None:
+                slot[i].update(N.option_id("", [listed(v)])[1:] for v in d)
+        if any(d is None for d in doms) or _product_size(doms) > PRODUCT_CAP:
+            unbounded.add(key)
+            continue
+        for combo in product(*doms):
+            ids.add(N.option_id(name, [listed(v) for v in combo]))
+    return ids, unbounded, positions
 
 
 def _build_ids(g0) -> set:
@@ -402,7 +275,7 @@ def _classes(g0, vocab) -> list:
     classes.append(list(prog.buildings))
     classes.append([str(p) for p in range(g0.s.players)])
     for name, d in prog.lets.items():
-        if d.get("params") or not _is_static(d["value"], prog):
+        if d.get("params") or not is_static(d["value"], prog):
             continue
         try:
             v = prog.let_value(name)(g0, {})
@@ -576,21 +449,41 @@ def build_catalogue(rs, players: int, games: int = DEFAULT_GAMES) -> dict:
     g0 = Game.new(rs, players=players, seed=0)
     rs = g0.rs
     prog = g0.prog
-    static_ids, static_pos = _static_options(g0)
+    domains = Domains(g0)
+    derived, unbounded, positions = _derived_options(domains)
     build_ids = _build_ids(g0)
-    templates = {(o.name, len(o.params)) for n in prog.nodes if isinstance(n, N.Choose) for o in n.options}
-    vocab: dict = {"tiles": tile_instances(prog), "spaces": list(prog.spaces)}
-    seen: set = set()
-    decisions = _explore(rs, players, games, seen, vocab)
-    widened = _generalise(g0, templates, seen, static_pos, vocab)
-    actions = sorted(static_ids | build_ids | seen | widened, key=lambda a: (_natural(a), a))
+    vocab: dict = {"tiles": tile_instances(prog), "spaces": list(prog.spaces),
+                   "zone_items": {z: {_item_key(listed(x)) for x in items}
+                                  for z, items in domains.zone_items.items() if items is not None},
+                   "piece_places": {k: set(places) for k, places in domains.piece_places.items() if places is not None}}
+    # What the rules leave unbounded is found by playing seeded games, then widened.
+    explored: set = set()
+    widened: set = set()
+    decisions = 0
+    unbounded_vocab = (len(vocab["zone_items"]) < len(prog.zones)) or (len(vocab["piece_places"]) < len(prog.pieces))
+    if unbounded or unbounded_vocab:
+        seen: set = set()
+        found: dict = {"zone_items": {}, "piece_places": {}}
+        decisions = _explore(rs, players, games, seen, found)
+        explored = {o for o in seen if _template(o) in unbounded}
+        widened = _generalise(g0, unbounded, explored, positions, {**vocab, **found})
+        for part in ("zone_items", "piece_places"):
+            for k, v in found[part].items():
+                vocab[part].setdefault(k, v)
+    actions = sorted(derived | build_ids | explored | widened, key=lambda a: (_natural(a), a))
     vocab["zone_items"] = {k: sorted(v, key=_natural) for k, v in sorted(vocab["zone_items"].items())}
     vocab["piece_places"] = {k: sorted(v, key=_natural) for k, v in sorted(vocab["piece_places"].items())}
     return {"format": FORMAT, "engine": ENGINE_VERSION, "ruleset": rs.name, "variant": rs.variant,
             "digest": rs.digest, "players": players, "games": games,
-            "sources": {"static": len(static_ids), "tiles": len(build_ids), "explored": len(seen),
-                        "widened": len(widened), "exploration_decisions": decisions},
+            "sources": {"derived": len(derived), "tiles": len(build_ids),
+                        "explored_templates": sorted("%s/%d" % t for t in unbounded),
+                        "explored": len(explored), "widened": len(widened), "exploration_decisions": decisions},
             "actions": actions, "vocab": vocab}
+
+
+def _template(option_id: str) -> tuple[str, int]:
+    name, _, rest = option_id.partition(":")
+    return name, (len(rest.split(":")) if rest else 0)
 
 
 def held_out_misses(cat: Catalogue, games: int, first_seed: int = 10_000_000) -> list[str]:
