@@ -29,8 +29,17 @@ GameType, and why:
 - ``ZERO_SUM`` terminal utilities: the rank rewards of ``provost.interpreter.rewards``
   (+1 sole winner ... -1 last, ties by the game's tiebreak then shared).
 - Observations (string and tensor) are what the player may see
-  (``game.observation(p)``; tensor from ``provost.adapters.encoding``); information
-  states (perfect recall) are not provided.
+  (``game.observation(p)``; tensor from ``provost.adapters.encoding``).
+- Information-state strings (perfect recall) identify everything a player has
+  seen: a chain of digests over the player's observation after the deal and
+  after every decision, with the player's own choices (``ProvostState.recall``).
+  Two histories give a player the same string exactly when (up to a 128-bit
+  digest) they gave it the same observations and choices.  The chain is built on
+  first use (replaying the history) and then extended at every action of that
+  state and its clones, so games that never ask pay nothing.  A state from
+  ``resample_from_infostate(p)`` keeps ``p``'s string; the others' strings
+  there derive from ``p``'s (the re-dealt world has no true history for them).
+  No information-state tensor: a fixed-size tensor cannot hold a whole history.
 - Actions are indexes into the ruleset's action catalogue (``provost.adapters.catalogue``).
 - ``max_game_length`` is ``MAX_GAME_LENGTH`` decisions; a game still running
   then ends there, ranked by the scores at that moment (no shipped ruleset
@@ -41,6 +50,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from hashlib import blake2b
 
 import numpy as np
 import pyspiel
@@ -111,7 +121,7 @@ def register(ruleset: str = "caylus") -> str:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=hi,
         min_num_players=lo,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -158,7 +168,7 @@ def register(ruleset: str = "caylus") -> str:
             # None for what is not provided, as OpenSpiel's own games answer (generate_playthrough
             # and the observation utilities ask for every kind and skip the ones that are None).
             if iig_obs_type is not None and iig_obs_type.perfect_recall:
-                return None
+                return RecallObserver() if game_type.provides_information_state_string else None
             if iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
                 return None
             return ProvostObserver(self)
@@ -178,6 +188,7 @@ class ProvostState(pyspiel.State):
         self._catalogue = game.catalogue
         self._players = game.players
         self._decisions = 0
+        self._recall: list | None = None     # per player, the digest chain of what they have seen
 
     @property
     def engine(self) -> Game | None:
@@ -207,8 +218,34 @@ class ProvostState(pyspiel.State):
             self._box.g = self.get_game().deal(action)
             return
         option = self._catalogue.action_of(action)
+        actor = g.current_player()
         g.apply(option)               # an illegal option raises IllegalOption naming the legal ones
         self._decisions += 1
+        if self._recall is not None:
+            self._recall = _extended(self._recall, g, actor, option)
+
+    def recall(self, player: int) -> str:
+        """``player``'s perfect-recall information state: a digest of every observation they had
+        (after the deal and after each decision) and every choice they made."""
+        g = self._box.g
+        if g is None:
+            return "before the deal"
+        if self._recall is None:
+            self._recall = self._replayed()
+        return "decision %d, seen %s" % (self._decisions, self._recall[player])
+
+    def _replayed(self) -> list:
+        history = self.history()
+        if not history:
+            raise ValueError("this state has no history to recall (a resampled state keeps its own)")
+        g = self.get_game().deal(history[0])
+        chain = [_digest("", _seen(g, q)) for q in range(self._players)]
+        for action in history[1:]:
+            option = self._catalogue.action_of(action)
+            actor = g.current_player()
+            g.apply(option)
+            chain = _extended(chain, g, actor, option)
+        return chain
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -235,6 +272,11 @@ class ProvostState(pyspiel.State):
         seed = int(probability_sampler() * (1 << 31))
         other = ProvostState(self.get_game(), g.determinize(player_id, seed))
         other._decisions = self._decisions
+        if self._recall is None:
+            self._recall = self._replayed()
+        mine = self._recall[player_id]
+        other._recall = [mine if q == player_id else _digest(mine, "resampled for %d" % q)
+                         for q in range(self._players)]
         return other
 
     def __str__(self):
@@ -243,6 +285,37 @@ class ProvostState(pyspiel.State):
             return "before the deal"
         return "round %s %s; scores %s; to move %s; decisions %d" % (         # public scores only
             g.s.round, g.s.phase or "setup", g.public_scores(), g.current_player(), self._decisions)
+
+
+def _seen(g, player) -> str:
+    return json.dumps(canonical_observation(g.observation(player)), sort_keys=True, separators=(",", ":"))
+
+
+def _digest(chain: str, text: str) -> str:
+    h = blake2b(digest_size=16)
+    h.update(chain.encode())
+    h.update(b"\x00")
+    h.update(text.encode())
+    return h.hexdigest()
+
+
+def _extended(chain: list, g, actor, option: str) -> list:
+    """Each player's chain after a decision: what they see now, and the choice if it was theirs."""
+    return [_digest(c, ("chose %s\x00" % option if q == actor else "") + _seen(g, q)) for q, c in enumerate(chain)]
+
+
+class RecallObserver:
+    """Perfect-recall information states as strings (``ProvostState.recall``); no tensor."""
+
+    def __init__(self):
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        return state.recall(player)
 
 
 class ProvostObserver:

@@ -54,10 +54,13 @@ def test_playthrough_and_observers():
     from open_spiel.python.algorithms import generate_playthrough
     text = generate_playthrough.playthrough("python_provost_caylus1303(players=3)", action_sequence=None,
                                             alsologtostdout=False)
-    assert "ObservationString(0)" in text and "deal " in text
+    assert "ObservationString(0)" in text and "InformationStateString(0)" in text and "deal " in text
     game = pyspiel.load_game("python_provost_ys")
-    assert game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)) is None
+    recall = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall is not None and recall.tensor is None          # strings only: no fixed-size history
     assert game.make_py_observer() is not None
+    everyone = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    assert game.make_py_observer(everyone) is None
 
 
 @pytest.mark.parametrize("name", ["caylus", "caylus1303", "ys"])
@@ -141,17 +144,19 @@ def test_clone_is_independent():
     assert s.engine.s.decisions == 0
 
 
-@pytest.mark.parametrize("name", ["ys", "caylus1303"])
-def test_openspiel_ismcts_bots_play_whole_games(name):
-    """ISMCTS on the imperfect-information games (Caylus hides nothing: MCTSBot is its search),
-    its worlds drawn by resample_from_infostate (Game.determinize), keyed by observation strings."""
+@pytest.mark.parametrize("name,keys", [("ys", "information states"), ("caylus1303", "information states"),
+                                       ("caylus1303", "observations")])
+def test_openspiel_ismcts_bots_play_whole_games(name, keys):
+    """ISMCTS on the imperfect-information games (it refuses Caylus, which hides nothing: MCTSBot
+    is its search), its worlds drawn by resample_from_infostate (Game.determinize), its tree keyed
+    by perfect-recall information states (its default) or by observation strings."""
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game("python_provost_" + name, {"players": 3})
     rng = np.random.RandomState(2)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
-    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, use_observation_string=True,
-                             random_state=rng) for _ in range(3)]
+    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
+                             use_observation_string=keys == "observations", random_state=rng) for _ in range(3)]
     s = game.new_initial_state()
     while not s.is_terminal():
         if s.is_chance_node():
@@ -172,3 +177,46 @@ def test_resampled_states_look_the_same_to_the_player():
     worlds = [s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(4)]
     assert all(w.observation_string(p) == s.observation_string(p) for w in worlds)
     assert len({w.engine.to_json() for w in worlds}) > 1            # the hidden part differs
+
+
+def _played(game, deal, steps, seed):
+    s = game.new_initial_state()
+    s.apply_action(deal)
+    r = random.Random(seed)
+    for _ in range(steps):
+        s.apply_action(r.choice(s.legal_actions()))
+    return s
+
+
+def test_information_states_recall_everything_a_player_saw():
+    game = pyspiel.load_game("python_provost_ys", {"players": 4})
+    s = _played(game, 9, 70, 9)
+    strings = [s.information_state_string(p) for p in range(4)]
+    assert len(set(strings)) == 4                                   # each player saw something else
+    # built by replaying the history once, then extended action by action: the same strings
+    later = s.clone()
+    r = random.Random(1)
+    for _ in range(25):
+        a = r.choice(later.legal_actions())
+        later.apply_action(a)
+    replayed = game.deserialize_state(later.serialize())
+    assert [later.information_state_string(p) for p in range(4)] == \
+        [replayed.information_state_string(p) for p in range(4)]
+    assert all(later.information_state_string(p) != strings[p] for p in range(4))   # time is seen too
+    # a world re-dealt for player p is the same information state for p
+    p = s.current_player()
+    world = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(p) == s.information_state_string(p)
+    a = world.legal_actions()[0]
+    world.apply_action(a)
+    assert world.information_state_string(p) != s.information_state_string(p)
+
+
+def test_information_states_tell_apart_what_the_observations_of_the_moment_do_not():
+    """Perfect recall: two histories that end in the same observation for a player but came
+    through different ones are different information states for that player."""
+    game = pyspiel.load_game("python_provost_caylus1303", {"players": 3})
+    a, b = _played(game, 3, 0, 0), _played(game, 4, 0, 0)
+    assert a.information_state_string(0) != b.information_state_string(0)
+    before = game.new_initial_state()
+    assert before.information_state_string(0) == "before the deal"
