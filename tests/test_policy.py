@@ -133,3 +133,38 @@ def test_train_writes_weights_that_play_uses(tmp_path, monkeypatch, capsys):
     assert agent.model == model
     code, out, err = run_cli(capsys, "play", "caylus", "--players", "3", "--agents", "policy,random", "--seed", "2")
     assert code == 0, err
+
+
+def test_options_on_the_road_are_read_against_its_markers():
+    """The provost and the bailiff are road markers (global counters over the road's slots); an
+    option's target is placed against them, and moving a marker says whose workers it strands."""
+    from provost.interpreter.agents.policy import marker_steps, road_index, road_markers, immediate_effects
+    game = Game.new("caylus", players=4, seed=3)
+    assert road_markers(game.prog) == ["provost", "bailiff"]
+    assert road_markers(Game.new("ys", players=4, seed=0).prog) == []
+    on_road = road_index(game)
+    tile, slot = next((t, i) for t, i in on_road.items() if i > game.s.counters["provost"] + 1)
+    steps = marker_steps(game, "place:" + tile, ["provost"], on_road)
+    assert steps == ["m:place:provost:%d" % min(4, slot - game.s.counters["provost"])]
+    assert marker_steps(game, "pass", ["provost"], on_road) == []
+    # at decisions to move the provost, each move says how many workers it strands or saves
+    import random
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        game = Game.new("caylus", players=4, seed=seed)
+        while not game.finished and checked < 12:
+            options = game.legal_options()
+            if any(o.startswith("provost:") for o in options):
+                me, road, at = game.current_player(), game.s.road, game.s.counters["provost"]
+                for o in options:
+                    k = int(o.split(":")[1]) if o.startswith("provost:") else 0
+                    lo, hi = sorted((at, at + k))
+                    moved = [w for i in range(lo + 1, hi + 1) if road[i] for w in game.s.occ.get(road[i], ())]
+                    sign = 1 if k < 0 else -1          # pulled back: those slots fall beyond him
+                    effects = immediate_effects(game, me, o)
+                    assert effects.get("d:beyond:provost:own", 0.0) == sign * moved.count(me)
+                    assert effects.get("d:beyond:provost:others", 0.0) == sign * (len(moved) - moved.count(me))
+                    checked += bool(moved)
+            game.apply(rng.choice(options))
+    assert checked >= 12

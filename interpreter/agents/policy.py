@@ -11,10 +11,14 @@ best:
 - the template against the player's situation: each of the player's counters, buildings by
   category, pieces and zone sizes (the value model's features) as steps (at least 1, 2, 3...), so that "place a worker
   on the castle" can be worth much with the goods for a batch and little without;
-- at decisions with few options (``APPLY_AT_MOST``: taking a good, paying, choosing a reward),
-  what the option does at once: it is applied to a copy of a world consistent with what the
-  seat sees (``determinize``) and the change of each of the player's resources (the score
-  included) and of the best other player's score are features.  Placement decisions, with
+- where the option's target stands on the road against each road marker (a global counter
+  declared over the road's slots, as the provost: ``m:place:provost:2``, two slots beyond
+  him): what the rules will activate this round;
+- at decisions with few options (``APPLY_AT_MOST``: taking a good, paying, choosing a reward,
+  moving a marker), what the option does at once: it is applied to a copy of a world
+  consistent with what the seat sees (``determinize``) and the change of each of the player's
+  resources (the score included), of the best other player's score, and of the player's and
+  the others' workers beyond each road marker are features.  Placement decisions, with
   dozens of options whose immediate effect is the same, skip this, which is most of the speed.
 
 The weights are fitted to greedy's own valuation of every option (softmax regression on
@@ -49,6 +53,8 @@ APPLY_AT_MOST = 8
 SITUATION_STEPS = (1, 2, 3, 5, 8)
 #: Greedy's option values (points) are turned into target probabilities at this temperature.
 TEMPERATURE = 1.0
+#: A target's distance to a road marker is read up to this many slots either way.
+MARKER_REACH = 4
 
 
 def template(option: str) -> str:
@@ -79,6 +85,55 @@ def situation(game, player: int) -> list[str]:
     return list(dict.fromkeys(steps))      # two workers on farms: one step, as in a feature dict
 
 
+def road_markers(prog) -> list[str]:
+    """The global counters that mark a slot of the road (declared over a range that spans its
+    slots: the provost, the bailiff); what lies beyond such a marker may not be activated."""
+    found = getattr(prog, "_road_markers", None)
+    if found is None:
+        n = prog.road_length
+        found = [name for name, c in prog.counters.items()
+                 if n and c.get("scope") == "global" and not c.get("by") and c.get("max") is not None
+                 and (c.get("min") or 0) <= 1 and c["max"] >= n]
+        prog._road_markers = found
+    return found
+
+
+def road_index(game) -> dict:
+    """Each tile on the road and its slot."""
+    return {t: i for i, t in enumerate(game.s.road) if t is not None}
+
+
+def marker_steps(game, option: str, markers, on_road: dict) -> list[str]:
+    """Where the option's targets on the road stand against each marker (``m:place:provost:2``)."""
+    name, _, rest = option.partition(":")
+    out = []
+    if rest:
+        counters = game.s.counters
+        for part in rest.split(":"):
+            i = on_road.get(part)
+            if i is not None:
+                for m in markers:
+                    d = max(-MARKER_REACH, min(MARKER_REACH, i - counters[m]))
+                    out.append("m:%s:%s:%d" % (name, m, d))
+    return out
+
+
+def workers_beyond(game, player: int, marker: str) -> tuple[int, int]:
+    """The player's workers and the others' on road slots beyond the marker."""
+    s = game.s
+    road, occ = s.road, s.occ
+    own = others = 0
+    for i in range(s.counters[marker] + 1, len(road)):
+        t = road[i]
+        if t is not None:
+            seats = occ.get(t)
+            if seats:
+                mine = seats.count(player)
+                own += mine
+                others += len(seats) - mine
+    return own, others
+
+
 def applies_options(options) -> bool:
     """Whether the options are applied to a copy to read what they do at once."""
     return len(options) <= APPLY_AT_MOST
@@ -101,18 +156,27 @@ def immediate_effects(world, player: int, option: str) -> dict[str, float]:
     after_other = max((v for q, v in enumerate(new[score]) if q != player), default=0)
     if after_other != before_other:
         out["d:opp"] = float(after_other - before_other)
+    for m in road_markers(prog):
+        (own0, others0), (own1, others1) = workers_beyond(world, player, m), workers_beyond(after, player, m)
+        if own1 != own0:
+            out["d:beyond:%s:own" % m] = float(own1 - own0)
+        if others1 != others0:
+            out["d:beyond:%s:others" % m] = float(others1 - others0)
     return out
 
 
-def option_features(game, player: int, option: str, situation_row, world=None) -> dict[str, float]:
+def option_features(game, player: int, option: str, situation_row, world=None, on_road=None) -> dict[str, float]:
     """The features of ``option`` for ``player``; ``world`` (a determinized copy of ``game``, or
-    ``game`` itself) is given when the decision's options are applied (``applies_options``)."""
+    ``game`` itself) is given when the decision's options are applied (``applies_options``);
+    ``on_road`` is ``road_index(game)`` (computed once a decision)."""
     tpl = template(option)
     feats = {"t:" + tpl: 1.0, "id:" + option: 1.0, "t:%s@%d" % (tpl, game.s.round // 3): 1.0}
     if is_null(option):
         feats["null"] = 1.0
     for step in situation_row:
         feats["x:%s|%s" % (tpl, step)] = 1.0
+    for step in marker_steps(game, option, road_markers(game.prog), road_index(game) if on_road is None else on_road):
+        feats[step] = feats.get(step, 0.0) + 1.0
     if world is not None:
         feats.update(immediate_effects(world, player, option))
     return feats
@@ -221,10 +285,14 @@ class CompiledWeights:
     def scores(self, game, player: int, options, situation_row, world) -> list[float]:
         flat, cross = self.flat, self.cross
         stage = game.s.round // 3
+        markers = road_markers(game.prog)
+        on_road = road_index(game) if markers else None
         out = []
         for opt in options:
             tpl, base = self.keys(opt)
             v = base + flat.get("t:%s@%d" % (tpl, stage), 0.0)
+            if markers:
+                v += sum(flat.get(step, 0.0) for step in marker_steps(game, opt, markers, on_road))
             inner = cross.get(tpl)
             if inner:
                 v += sum(map(inner.get, situation_row, repeat(0.0, len(situation_row))))
@@ -308,7 +376,8 @@ def record_decisions(game, agents, samples: list, teachers=None) -> None:
         if len(options) > 1:
             row = situation(game, player)
             world = game if applies_options(options) else None
-            feats = [option_features(game, player, o, row, world) for o in options]
+            on_road = road_index(game)
+            feats = [option_features(game, player, o, row, world, on_road) for o in options]
             samples.append((feats, soft_targets(options, values, option)))
         game.apply(option)
 
