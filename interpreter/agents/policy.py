@@ -375,7 +375,9 @@ def record_decisions(game, agents, samples: list, teachers=None) -> None:
             option = agent.choose(game, player)
         if len(options) > 1:
             row = situation(game, player)
-            world = game if applies_options(options) else None
+            # What the options do at once is read, as in play, on a world re-dealt for the player
+            # (its seed from the decision, so that a training run is reproducible).
+            world = game.determinize(player, game.s.decisions * 8 + player) if applies_options(options) else None
             on_road = road_index(game)
             feats = [option_features(game, player, o, row, world, on_road) for o in options]
             samples.append((feats, soft_targets(options, values, option)))
