@@ -23,13 +23,16 @@ file rather than by hand:
    parameter the analysis cannot bound (a list built from the state in a way it
    does not follow), or a product over ``PRODUCT_CAP``, is found by playing seeded
    games (half uniformly random, half "eager") and recording every legal option,
-   then widening each position to the class of values it belongs to.  The
-   catalogue lists such templates in ``sources["explored_templates"]``; every
+   then widening each position to the class of values it belongs to (every
+   template, should the analysis itself fail on a rule file: the error is kept
+   in ``sources["analysis_error"]``).  The catalogue lists such templates in
+   ``sources["explored_templates"]``; every
    shipped ruleset, variant and player count has none, so their catalogues are
    complete by construction and built without playing a game.
 
-``tests/test_adapters_catalogue.py`` plays held-out games (random, eager, greedy)
-and checks that no legal id falls outside.  At run time an id outside the
+``tests/test_adapters_catalogue.py`` plays held-out random and eager games, and
+``python -m provost.tools.dev.catalogue_soak`` rare-option and greedy ones, checking
+that no legal id falls outside.  At run time an id outside the
 catalogue is never mapped to a neighbour: ``index_of`` raises
 ``ActionNotInCatalogue`` naming the id and the ruleset.
 
@@ -449,13 +452,22 @@ def build_catalogue(rs, players: int, games: int = DEFAULT_GAMES) -> dict:
     g0 = Game.new(rs, players=players, seed=0)
     rs = g0.rs
     prog = g0.prog
-    domains = Domains(g0)
-    derived, unbounded, positions = _derived_options(domains)
+    analysis_error = None
+    try:
+        domains = Domains(g0)
+    except Exception as e:                  # noqa: BLE001 - a gap in the analysis: explore everything
+        domains, analysis_error = None, "%s: %s" % (type(e).__name__, e)
+    if domains is not None:
+        derived, unbounded, positions = _derived_options(domains)
+        zone_items, piece_places = domains.zone_items, domains.piece_places
+    else:
+        derived, positions, zone_items, piece_places = set(), {}, {}, {}
+        unbounded = {(o.name, len(o.params)) for n in prog.nodes if isinstance(n, N.Choose) for o in n.options}
     build_ids = _build_ids(g0)
     vocab: dict = {"tiles": tile_instances(prog), "spaces": list(prog.spaces),
                    "zone_items": {z: {_item_key(listed(x)) for x in items}
-                                  for z, items in domains.zone_items.items() if items is not None},
-                   "piece_places": {k: set(places) for k, places in domains.piece_places.items() if places is not None}}
+                                  for z, items in zone_items.items() if items is not None},
+                   "piece_places": {k: set(places) for k, places in piece_places.items() if places is not None}}
     # What the rules leave unbounded is found by playing seeded games, then widened.
     explored: set = set()
     widened: set = set()
@@ -477,7 +489,8 @@ def build_catalogue(rs, players: int, games: int = DEFAULT_GAMES) -> dict:
             "digest": rs.digest, "players": players, "games": games,
             "sources": {"derived": len(derived), "tiles": len(build_ids),
                         "explored_templates": sorted("%s/%d" % t for t in unbounded),
-                        "explored": len(explored), "widened": len(widened), "exploration_decisions": decisions},
+                        "explored": len(explored), "widened": len(widened), "exploration_decisions": decisions,
+                        "analysis_error": analysis_error},
             "actions": actions, "vocab": vocab}
 
 

@@ -109,6 +109,7 @@ def test_every_shipped_catalogue_is_derived_whole():
         data = build_catalogue(rs, players)
         src = data["sources"]
         assert src["explored_templates"] == [] and src["exploration_decisions"] == 0, (name, variant, players)
+        assert src["analysis_error"] is None
         assert set(data["vocab"]["zone_items"]) == set(Game.new(rs, players=players, seed=0).prog.zones)
 
 
@@ -116,3 +117,16 @@ def test_the_derivation_is_deterministic():
     a = build_catalogue(load_checked("ys"), 4)
     b = build_catalogue(load_checked("ys"), 4)
     assert a == b
+
+
+def test_a_failing_analysis_falls_back_to_exploring_every_template(rules, monkeypatch):
+    import provost.adapters.catalogue as catalogue
+
+    class Broken:
+        def __init__(self, game):
+            raise RecursionError("too deep")
+    monkeypatch.setattr(catalogue, "Domains", Broken)
+    data = build_catalogue(rules, 3, games=10)
+    assert data["sources"]["analysis_error"] == "RecursionError: too deep"
+    assert "pay/1" in data["sources"]["explored_templates"] and "play/1" in data["sources"]["explored_templates"]
+    assert {"wait", "skip", "spend:1"} <= set(data["actions"])
