@@ -405,11 +405,11 @@ class Domains:
 
     @staticmethod
     def _counter_values(c):
-        """A counter stays within its declared bounds (a lower bound of 0 when none is declared)."""
+        """A counter stays within its declared bounds (the engine clamps every change to them;
+        an undeclared minimum is 0)."""
         lo, hi = c.get("min"), c.get("max")
-        if hi is None:
+        if hi is None or lo is None:
             return None
-        lo = 0 if lo is None else lo
         return frozenset(range(lo, hi + 1)) if hi - lo < CAP else None
 
     def _in_let(self, name, args, env, reading):
