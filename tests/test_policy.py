@@ -168,3 +168,19 @@ def test_options_on_the_road_are_read_against_its_markers():
                     checked += bool(moved)
             game.apply(rng.choice(options))
     assert checked >= 12
+
+
+def test_a_lower_temperature_aims_the_targets_at_greedys_best_option():
+    values = {"a": 3.0, "b": 2.0, "c": 0.0}
+    warm = policy.soft_targets(list(values), values, "a", temperature=1.0)
+    cool = policy.soft_targets(list(values), values, "a", temperature=0.5)
+    assert abs(sum(cool) - 1) < 1e-12 and cool[0] > warm[0] and cool[2] < warm[2]
+    assert abs(warm[0] / warm[1] - math.e) < 1e-9 and abs(cool[0] / cool[1] - math.e ** 2) < 1e-9
+
+
+def test_train_records_its_temperature(tmp_path, capsys):
+    out_file = tmp_path / "w.json"
+    code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "2", "--seed", "7",
+                             "--temperature", "0.5", "-o", str(out_file))
+    assert code == 0, err
+    assert json.loads(out_file.read_text())["temperature"] == 0.5

@@ -51,7 +51,8 @@ APPLY_AT_MOST = 8
 #: A situation feature is read as "at least N" for each of these N: additive weights over such
 #: steps can say "worth it with food and two other goods" where one weight per count cannot.
 SITUATION_STEPS = (1, 2, 3, 5, 8)
-#: Greedy's option values (points) are turned into target probabilities at this temperature.
+#: Greedy's option values (points) are turned into target probabilities at this temperature
+#: (``provost train --temperature``; lower: the fit aims harder at greedy's best option).
 TEMPERATURE = 1.0
 #: A target's distance to a road marker is read up to this many slots either way.
 MARKER_REACH = 4
@@ -346,19 +347,19 @@ class PolicyAgent(SeededAgent):
 
 
 # ------------------------------------------------------------------ fitting
-def soft_targets(options, values: dict | None, chosen: str) -> list[float]:
-    """What the fit aims at: ``softmax(value / TEMPERATURE)`` over the options when the teacher
+def soft_targets(options, values: dict | None, chosen: str, temperature: float = TEMPERATURE) -> list[float]:
+    """What the fit aims at: ``softmax(value / temperature)`` over the options when the teacher
     valued them, else all on the chosen option."""
     if not values:
         return [1.0 if o == chosen else 0.0 for o in options]
-    vs = [values[o] / TEMPERATURE for o in options]
+    vs = [values[o] / temperature for o in options]
     top = max(vs)
     exps = [math.exp(v - top) for v in vs]
     total = sum(exps)
     return [e / total for e in exps]
 
 
-def record_decisions(game, agents, samples: list, teachers=None) -> None:
+def record_decisions(game, agents, samples: list, teachers=None, temperature: float = TEMPERATURE) -> None:
     """Play ``game`` with ``agents``; append ``(features of every option, target probabilities)``
     per decision with a choice.  The targets come from ``teachers`` (one per seat) when given:
     the teacher values the states the agent steers into, and the agent's choice is played."""
@@ -380,7 +381,7 @@ def record_decisions(game, agents, samples: list, teachers=None) -> None:
             world = game.determinize(player, game.s.decisions * 8 + player) if applies_options(options) else None
             on_road = road_index(game)
             feats = [option_features(game, player, o, row, world, on_road) for o in options]
-            samples.append((feats, soft_targets(options, values, option)))
+            samples.append((feats, soft_targets(options, values, option, temperature)))
         game.apply(option)
 
 
@@ -436,7 +437,8 @@ def imitation_accuracy(samples: list, weights: dict[str, float]) -> float:
     return hits / len(samples)
 
 
-def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: dict | None = None) -> list:
+def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: dict | None = None,
+                 temperature: float = TEMPERATURE) -> list:
     """The samples of one game seeded ``seed``: the teacher's self-play, or with ``weights``,
     a game where the policy so weighted plays half the seats (from the seed's parity on) and
     the teacher labels every decision, the policy's included: the policy learns to recover from
@@ -451,7 +453,7 @@ def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: 
     if weights is not None:
         agents = [PolicyAgent(seed, seat, weights) if (seat + seed) % 2 else teachers[seat] for seat in seats]
     samples: list = []
-    record_decisions(game, agents, samples, teachers)
+    record_decisions(game, agents, samples, teachers, temperature)
     return samples
 
 
@@ -459,17 +461,18 @@ def teacher_game(rs, players: int, seed: int, teacher: str = "greedy", weights: 
 MIXED_SEED_OFFSET = 100_000
 
 
-def _games(rs, players: int, seeds, teacher: str, weights, jobs: int) -> list:
+def _games(rs, players: int, seeds, teacher: str, weights, jobs: int, temperature: float) -> list:
     n = len(seeds)
     if jobs > 1 and n > 1:
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(teacher_game, [rs] * n, [players] * n, seeds, [teacher] * n, [weights] * n))
-    return [teacher_game(rs, players, s, teacher, weights) for s in seeds]
+            return list(pool.map(teacher_game, [rs] * n, [players] * n, seeds, [teacher] * n, [weights] * n,
+                                 [temperature] * n))
+    return [teacher_game(rs, players, s, teacher, weights, temperature) for s in seeds]
 
 
 def train(rs, players: int, games: int, seed: int = 0, jobs: int = 1, teacher: str = "greedy",
-          holdout: float = 0.2, mixed: float = 0.4) -> dict:
+          holdout: float = 0.2, mixed: float = 0.4, temperature: float = TEMPERATURE) -> dict:
     """Fit the policy on ``games`` games: first the teacher's self-play (seeds ``seed``..), the
     last ``holdout`` share of them held out; a first fit on the others; then the ``mixed`` share
     of the games played by that fit in half the seats and labelled by the teacher (seeds
@@ -478,17 +481,18 @@ def train(rs, players: int, games: int, seed: int = 0, jobs: int = 1, teacher: s
     written as JSON; the same arguments give the same model."""
     n_mixed = int(games * mixed) if games > 2 else 0
     n_self = games - n_mixed
-    own = _games(rs, players, list(range(seed, seed + n_self)), teacher, None, jobs)
+    own = _games(rs, players, list(range(seed, seed + n_self)), teacher, None, jobs, temperature)
     n_held = max(1, int(n_self * holdout)) if n_self > 1 else 0
     kept, held = own[:n_self - n_held], [x for g in own[n_self - n_held:] for x in g]
     samples = [x for g in kept for x in g]
     if n_mixed:
         first = fit(samples)
         start = seed + MIXED_SEED_OFFSET
-        samples += [x for g in _games(rs, players, list(range(start, start + n_mixed)), teacher, first, jobs)
-                    for x in g]
+        samples += [x for g in _games(rs, players, list(range(start, start + n_mixed)), teacher, first, jobs,
+                                      temperature) for x in g]
     weights = fit_averaged(samples)
     return {"format": 2, "ruleset": rs.name, "variant": rs.variant, "players": players, "digest": rs.digest,
             "teacher": teacher, "games": games, "first_seed": seed, "mixed_games": n_mixed,
+            "temperature": temperature,
             "holdout_accuracy": round(imitation_accuracy(held, weights), 4) if held else None,
             "decisions": len(samples) + len(held), "weights": weights}

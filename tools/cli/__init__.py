@@ -42,6 +42,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         seed = int(text)
@@ -187,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive_int, default=40, metavar="G", help="greedy self-play games (default 40)")
     p.add_argument("--seed", type=_seed, default=100_000, metavar="S")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
+    p.add_argument("--temperature", type=_positive_float, default=1.0, metavar="T",
+                   help="greedy's option values (points) become targets softmax(value / T) (default 1; "
+                        "lower aims harder at greedy's best option)")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write the weights (default: the user's data dir)")
     p.set_defaults(func=_dispatch("train", "provost.tools.cli.commands_train", "run_train"))
 

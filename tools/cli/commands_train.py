@@ -1,10 +1,11 @@
 """`provost train RULESET`: fit the ``policy`` agent to greedy's choices for these rules.
 
-    provost train RULESET [--variant V] [--players N] [--games G] [--seed S] [--jobs J] [-o FILE]
+    provost train RULESET [--variant V] [--players N] [--games G] [--seed S] [--jobs J] [--temperature T] [-o FILE]
 
 Plays 60% of G games as the teacher's (greedy's) self-play on seeds S.., fits the policy to
-greedy's valuation of every option, plays the other 40% (seeds S+100000..) with that fit in half
-the seats and greedy labelling every decision, fits again on all of it
+greedy's valuation of every option (targets softmax(value / T)), plays the other 40% (seeds
+S+100000..) with that fit in half the seats and greedy labelling every decision, fits again on
+all of it
 (``provost.interpreter.agents.policy.train``) and writes the weights where ``--agents policy``
 finds them (the user's data directory) or to FILE.  Prints how often the fitted policy picks
 greedy's best option on the last fifth of the self-play games, held out of the fit.
@@ -32,7 +33,7 @@ def run_train(args: argparse.Namespace) -> int:
             raise UsageError("no user data directory: give -o FILE")
         out = str(base / model_name(spec.rules.name, spec.rules.variant, spec.players))
     start = time.perf_counter()
-    model = train(spec.rules, spec.players, args.games, args.seed, args.jobs)
+    model = train(spec.rules, spec.players, args.games, args.seed, args.jobs, temperature=args.temperature)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         with open(out, "w", encoding="utf-8") as f:
