@@ -54,7 +54,7 @@ import random
 from itertools import combinations_with_replacement, product
 
 from provost.interpreter import nodes as N
-from provost.interpreter.domains import Domains, listed, tile_instances
+from provost.interpreter.domains import Domains, listed, product_size, tile_instances
 from provost.interpreter.program import is_static
 
 FORMAT = 5        # 4: symbols widened to every class that fits; 5: derived from the rules (provost.interpreter.domains)
@@ -198,13 +198,6 @@ def _natural(s: str):
     return out
 
 
-def _product_size(domains) -> int:
-    n = 1
-    for d in domains:
-        n *= max(1, len(d))
-    return n
-
-
 def _derived_options(domains: Domains) -> tuple[set, set, dict]:
     """Option ids bounded by the rules (``provost.interpreter.domains``); the templates
     ``(name, arity)`` it leaves unbounded somewhere; per template the bounded positions'
@@ -218,7 +211,7 @@ def _derived_options(domains: Domains) -> tuple[set, set, dict]:
         for i, d in enumerate(doms):
             if d is not None:
                 slot[i].update(N.option_id("", [listed(v)])[1:] for v in d)
-        if any(d is None for d in doms) or _product_size(doms) > PRODUCT_CAP:
+        if any(d is None for d in doms) or product_size(doms) > PRODUCT_CAP:
             unbounded.add(key)
             continue
         for combo in product(*doms):
@@ -373,7 +366,7 @@ def _generalise(g0, templates: dict, seen: set, static_pos: dict, vocab) -> set:
             if st:
                 vals |= st
             domains.append(sorted(_widen(vals, classes, _most_pieces(g0.prog)), key=_natural))
-        if _product_size(domains) <= PRODUCT_CAP:
+        if product_size(domains) <= PRODUCT_CAP:
             for combo in product(*domains):
                 out.add(key[0] + ":" + ":".join(combo))
     return out
@@ -410,7 +403,7 @@ def _widen_lists(vals: set, classes: list, most_pieces: int) -> set:
         k = lengths.pop()
         cols = [_widen_column({r[i] for r in rows}, classes, most_pieces) for i in range(k)]
         mixed = len({frozenset(c) for c in cols}) > 1
-        if mixed and _product_size(cols) <= PRODUCT_CAP:
+        if mixed and product_size(cols) <= PRODUCT_CAP:
             return {"+".join(c) for c in product(*[sorted(c, key=_natural) for c in cols])}
         lengths = {k}
     elems = _widen({x for r in rows for x in r}, classes)

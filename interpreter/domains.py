@@ -311,7 +311,7 @@ class Domains:
             return self._name_values(e["id"], env)
         if k == "list":
             parts = [self.values(i, env) for i in e["items"]]
-            if any(p is None for p in parts) or _size(parts) > CAP:
+            if any(p is None for p in parts) or product_size(parts) > CAP:
                 return None
             return frozenset(product(*parts))
         if k == "binop":
@@ -611,7 +611,8 @@ def _natural(v):
     return (0, v, "") if isinstance(v, int) else (1, 0, repr(v))
 
 
-def _size(parts) -> int:
+def product_size(parts) -> int:
+    """How many combinations a list of domains makes (an empty one counted as one)."""
     n = 1
     for p in parts:
         n *= max(1, len(p))
