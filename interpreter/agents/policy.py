@@ -37,7 +37,8 @@ import json
 import math
 import os
 import random
-from itertools import repeat
+from bisect import bisect_right
+from operator import itemgetter
 from pathlib import Path
 
 from .base import SeededAgent, best_option, is_null
@@ -68,10 +69,13 @@ def situation(game, player: int) -> list[str]:
     building that takes food and two other goods is worth a visit only then); where the
     player's workers stand (``at:farm``: what they will bring before this round ends); and the
     declared orders (how many have passed, the player's place in turn order)."""
-    f = features_for(game.prog)
-    row = f.every(game)[player]
-    steps = ["%s>=%d" % (name, n) for name, x in zip(f.names, row) for n in SITUATION_STEPS if x >= n]
     prog = game.prog
+    f = features_for(prog)
+    names = _step_names(prog, f)
+    steps = []
+    for reached, x in zip(names, f.of(game, player)):
+        if x >= 1:
+            steps.extend(reached[:bisect_right(SITUATION_STEPS, x)])
     counters = game.s.counters
     kinds = sum(1 for r in prog.resources if r != prog.score and counters[r][player] > 0)
     steps.extend("kinds>=%d" % n for n in range(1, kinds + 1))
@@ -84,6 +88,14 @@ def situation(game, player: int) -> list[str]:
         if player in seats:
             steps.append("at:" + (tiles[where][0] if where in tiles else where))
     return list(dict.fromkeys(steps))      # two workers on farms: one step, as in a feature dict
+
+
+def _step_names(prog, features) -> list[list[str]]:
+    """For each feature, the names of its steps in ``SITUATION_STEPS`` order (built once)."""
+    names = getattr(prog, "_policy_step_names", None)
+    if names is None:
+        names = prog._policy_step_names = [["%s>=%d" % (name, n) for n in SITUATION_STEPS] for name in features.names]
+    return names
 
 
 def road_markers(prog) -> list[str]:
@@ -140,25 +152,33 @@ def applies_options(options) -> bool:
     return len(options) <= APPLY_AT_MOST
 
 
-def immediate_effects(world, player: int, option: str) -> dict[str, float]:
-    """The change of each of ``player``'s resources and of the best other score, ``option`` applied."""
+def effects_baseline(world, player: int) -> tuple:
+    """What ``immediate_effects`` compares against, read once a decision: the best other
+    player's score and the workers beyond each road marker."""
+    s, prog = world.s, world.prog
+    best_other = max((v for q, v in enumerate(s.counters[prog.score]) if q != player), default=0)
+    return best_other, [(m, workers_beyond(world, player, m)) for m in road_markers(prog)]
+
+
+def immediate_effects(world, player: int, option: str, baseline: tuple | None = None) -> dict[str, float]:
+    """The change of each of ``player``'s resources and of the best other score, ``option``
+    applied; ``baseline`` is ``effects_baseline(world, player)`` when the caller has it."""
     s = world.s
     prog = world.prog
+    before_other, beyond = baseline if baseline is not None else effects_baseline(world, player)
     after = world.clone()
     after.apply(option)
     counters, new = s.counters, after.s.counters
-    score = prog.score
     out = {}
     for r in prog.resources:
         d = new[r][player] - counters[r][player]
         if d:
             out["d:" + r] = float(d)
-    before_other = max((v for q, v in enumerate(counters[score]) if q != player), default=0)
-    after_other = max((v for q, v in enumerate(new[score]) if q != player), default=0)
+    after_other = max((v for q, v in enumerate(new[prog.score]) if q != player), default=0)
     if after_other != before_other:
         out["d:opp"] = float(after_other - before_other)
-    for m in road_markers(prog):
-        (own0, others0), (own1, others1) = workers_beyond(world, player, m), workers_beyond(after, player, m)
+    for m, (own0, others0) in beyond:
+        own1, others1 = workers_beyond(after, player, m)
         if own1 != own0:
             out["d:beyond:%s:own" % m] = float(own1 - own0)
         if others1 != others0:
@@ -262,43 +282,96 @@ def score(weights: dict[str, float], feats: dict[str, float]) -> float:
 
 class CompiledWeights:
     """The weights arranged for scoring without building feature names: ``score(weights,
-    option_features(...))`` computed from a few lookups (``test_policy`` checks they agree)."""
+    option_features(...))`` computed from a few lookups, summed in the same order
+    (``test_policy`` checks they agree)."""
 
     def __init__(self, weights: dict[str, float]):
         self.flat: dict[str, float] = {}
-        self.cross: dict[str, dict[str, float]] = {}     # template -> situation step -> weight
+        cross: dict[str, dict[str, float]] = {}          # template -> situation step -> weight
+        self.staged: dict[int, dict[str, float]] = {}    # stage -> template -> weight
+        self.marker: dict[tuple, float] = {}             # (option name, marker, slots) -> weight
         for f, v in weights.items():
             if f.startswith("x:"):
                 tpl, _, step = f[2:].rpartition("|")
-                self.cross.setdefault(tpl, {})[step] = v
-            else:
-                self.flat[f] = v
+                cross.setdefault(tpl, {})[step] = v
+                continue
+            self.flat[f] = v
+            if f.startswith("t:") and "@" in f:
+                tpl, _, stage = f[2:].rpartition("@")
+                if stage.isdigit():
+                    self.staged.setdefault(int(stage), {})[tpl] = v
+            elif f.startswith("m:") and f.count(":") == 3:
+                name, marker, slots = f[2:].split(":")
+                if slots.lstrip("-").isdigit():
+                    self.marker[(name, marker, int(slots))] = v
+        # a template's situation weights as a row over every step the model knows, so that a
+        # decision picks the player's steps from each row at C speed (``itemgetter``)
+        self.step_index = {step: i for i, step in enumerate(dict.fromkeys(
+            step for inner in cross.values() for step in inner))}
+        self.cross_rows: dict[str, list[float]] = {}
+        for tpl, inner in cross.items():
+            row = self.cross_rows[tpl] = [0.0] * len(self.step_index)
+            for step, v in inner.items():
+                row[self.step_index[step]] = v
         self._keys: dict[str, tuple] = {}
+        self._road_key: tuple | None = None
+        self._beyond: dict = {}
+        self._marker_totals: dict = {}
 
     def keys(self, option: str) -> tuple:
+        """The option's template, its weights that hold at every decision, its name and the
+        parts of its id that may be tiles on the road."""
         k = self._keys.get(option)
         if k is None:
             tpl = template(option)
+            name, _, rest = option.partition(":")
             k = self._keys[option] = (tpl, self.flat.get("t:" + tpl, 0.0) + self.flat.get("id:" + option, 0.0)
-                                      + (self.flat.get("null", 0.0) if is_null(option) else 0.0))
+                                      + (self.flat.get("null", 0.0) if is_null(option) else 0.0),
+                                      name, rest.split(":") if rest else ())
         return k
 
+    def _marker_sums(self, game, markers) -> dict:
+        """The options' marker weights summed, for the road and markers as they stand: they
+        move a few times a round, so the sums are kept until they do."""
+        counters = game.s.counters
+        key = (tuple(game.s.road), tuple((m, counters[m]) for m in markers))
+        if key != self._road_key:
+            self._road_key, reach = key, MARKER_REACH
+            # each road tile's slots beyond each marker, clamped as ``marker_steps`` does
+            self._beyond = {t: [(m, max(-reach, min(reach, i - a))) for m, a in key[1]]
+                            for i, t in enumerate(game.s.road) if t is not None}
+            self._marker_totals = {}
+        return self._marker_totals
+
     def scores(self, game, player: int, options, situation_row, world) -> list[float]:
-        flat, cross = self.flat, self.cross
-        stage = game.s.round // 3
+        cross_rows, marker_w = self.cross_rows, self.marker
+        # the player's steps the model weighs, in the situation's order: the sums below add
+        # the same non-zero weights in the same order as a sum over every step would
+        known = self.step_index
+        picked = [known[step] for step in situation_row if step in known]
+        pick = itemgetter(*picked) if len(picked) > 1 else None
+        staged = self.staged.get(game.s.round // 3, {})
         markers = road_markers(game.prog)
-        on_road = road_index(game) if markers else None
+        marker_sums = self._marker_sums(game, markers) if markers else None
+        baseline = effects_baseline(world, player) if world is not None else None
+        flat = self.flat
         out = []
         for opt in options:
-            tpl, base = self.keys(opt)
-            v = base + flat.get("t:%s@%d" % (tpl, stage), 0.0)
+            tpl, base, name, parts = self.keys(opt)
+            v = base + staged.get(tpl, 0.0)
             if markers:
-                v += sum(flat.get(step, 0.0) for step in marker_steps(game, opt, markers, on_road))
-            inner = cross.get(tpl)
-            if inner:
-                v += sum(map(inner.get, situation_row, repeat(0.0, len(situation_row))))
+                ms = marker_sums.get(opt)
+                if ms is None:
+                    beyond = self._beyond
+                    ms = marker_sums[opt] = sum(marker_w.get((name, m, d), 0.0)
+                                                for part in parts if part in beyond for m, d in beyond[part])
+                v += ms
+            if picked:
+                inner = cross_rows.get(tpl)
+                if inner is not None:
+                    v += sum(pick(inner)) if pick is not None else inner[picked[0]]
             if world is not None:
-                v += sum(flat.get(f, 0.0) * x for f, x in immediate_effects(world, player, opt).items())
+                v += sum(flat.get(f, 0.0) * x for f, x in immediate_effects(world, player, opt, baseline).items())
             out.append(v)
         return out
 

@@ -67,36 +67,38 @@ class Features:
 
     def of(self, game, p: int) -> list[float]:
         """The features of player ``p`` in ``game``, in the order of ``names``."""
-        return self.every(game)[p]
+        return self.every(game, (p,))[0]
 
-    def every(self, game) -> list[list[float]]:
-        """Every seat's features, in one pass over the tiles and pieces (not one per seat)."""
+    def every(self, game, seats=None) -> list[list[float]]:
+        """The features of each of ``seats`` (default every seat), in one pass over the tiles
+        and pieces (not one per seat)."""
         s = game.s
-        seats = range(s.players)
+        seats = range(s.players) if seats is None else seats
+        row_of = {p: i for i, p in enumerate(seats)}
         out: list = [[] for _ in seats]
         counters = s.counters
         for name, n in self.counters:
             per_seat = counters[name]
-            for p in seats:
+            for i, p in enumerate(seats):
                 if n is None:
-                    out[p].append(per_seat[p])
+                    out[i].append(per_seat[p])
                 else:
-                    out[p].extend(per_seat[p])
+                    out[i].extend(per_seat[p])
         cats = [[0] * self.n_cats for _ in seats]
         cat_of = self.category_of
         for kind, owner in s.tiles.values():
             i = cat_of.get(kind)
-            if i is not None and 0 <= owner < s.players:
-                cats[owner][i] += 1
+            if i is not None and owner in row_of:
+                cats[row_of[owner]][i] += 1
         pieces = [[0] * len(self.piece_index) for _ in seats]
         for pc in s.pieces:
             i = self.piece_index.get(pc[0])
-            if i is not None:
-                pieces[pc[1]][i] += 1
-        for p in seats:
-            row = out[p]
-            row.extend(cats[p])
-            row.extend(pieces[p])
+            if i is not None and pc[1] in row_of:
+                pieces[row_of[pc[1]]][i] += 1
+        for i, p in enumerate(seats):
+            row = out[i]
+            row.extend(cats[i])
+            row.extend(pieces[i])
             for z in self.zones:
                 row.append(_count_items(s.zones[z][p]))
         return out
