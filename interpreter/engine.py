@@ -444,42 +444,33 @@ class Game:
         self.s.rng = rng.shuffle(self.s.rng, self.s.orders[order])
 
     def reset(self, when):
-        s, prog = self.s, self.prog
-        for name, c in prog.counters.items():
-            if c["reset"] == when:
-                start = c["start"]
-                v = s.counters[name]
-                if c["scope"] == "player":
-                    s.counters[name] = [[start] * len(x) if type(x) is list else start for x in v]
-                else:
-                    s.counters[name] = [start] * len(v) if type(v) is list else start
-        for name, o in prog.orders.items():
-            if o["reset"] == when:
-                s.orders[name] = []
+        s = self.s
+        counters, orders = self.prog.resets(when)
+        for name, start, per_player in counters:
+            v = s.counters[name]
+            if per_player:
+                s.counters[name] = [[start] * len(x) if type(x) is list else start for x in v]
+            else:
+                s.counters[name] = [start] * len(v) if type(v) is list else start
+        for name in orders:
+            s.orders[name] = []
 
     # ------------------------------------------------------------ primitives: workers and spaces
     def open_spaces(self, p) -> list:
-        s, prog = self.s, self.prog
+        s = self.s
         occ = s.occ
         out = []
-        for name, d in prog.spaces.items():
-            if not d["placeable"]:
-                continue
+        for name, slots, per_player in self.prog.placeable_spaces:
             here = occ.get(name)
             if here:
-                if 0 <= d["slots"] <= len(here):       # slots < 0: unlimited
+                if 0 <= slots <= len(here):       # slots < 0: unlimited
                     continue
-                if d["per_player"] is not None and here.count(p) >= d["per_player"]:
+                if per_player is not None and here.count(p) >= per_player:
                     continue
             out.append(name)
-        cats = prog.categories
-        tiles = s.tiles
+        workable, tiles = self.prog.workable_kinds, s.tiles
         for t in s.road:
-            if t is None or occ.get(t):
-                continue
-            kind = tiles[t][0]
-            cat = cats.get(prog.buildings[kind]["category"])
-            if cat is not None and cat["workable"] and kind in prog.work_nodes:
+            if t is not None and not occ.get(t) and tiles[t][0] in workable:
                 out.append(t)
         return out
 

@@ -252,9 +252,12 @@ class Choose(Node):
                 continue
             entries = opt.bindings(g, env)
             if when is not None or requires is not None:
+                # One scope for all the entries: each entry binds every parameter, so updating
+                # it is merging afresh (the tests only read it).
+                local = dict(env)
                 kept = []
                 for e in entries:
-                    local = {**env, **e[1]}
+                    local.update(e[1])
                     if (when is None or when(g, local)) and (requires is None or requires(g, local)):
                         kept.append(e)
                 entries = kept
@@ -275,14 +278,21 @@ class Choose(Node):
             _, b, i = legal[0]
             g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
             return
-        frame[3] = legal
+        # A tuple: clones share it (State.clone copies lists, not tuples); nothing changes it,
+        # and ``choose`` copies the bindings it takes out of it.
+        frame[3] = tuple(legal)
         g.ask(player, self.title, ids, self)
 
     def choose(self, g, frame, entry):
         g.s.stack.pop()
         oid, b, i = entry
         env = frame[2]
-        g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
+        if b:
+            env = {**env, **b}
+            for k, v in b.items():
+                if type(v) is list:
+                    env[k] = v[:]
+        g.s.stack.append([self.options[i].body, 0, env, None])
 
 
 class Activate(Node):

@@ -67,7 +67,9 @@ def build_claim_tile(c, st, scope):
     pos = st["pos"]
 
     def claim_tile(g, env):
-        _tile(g, tile(g, env), pos)[1] = env["player"]
+        # a new entry, never a change to the old one: clones share the entries (State.clone)
+        t = tile(g, env)
+        g.s.tiles[t] = [_tile(g, t, pos)[0], env["player"]]
     return c.p.add(N.Atom(claim_tile), pos)
 
 

@@ -38,6 +38,7 @@ class Program:
         self.pieces = {d["name"]: d for d in decls if d["kind"] == "pieces"}
         self.score = self.game["score"]
         self._hidden_names: set | None = None
+        self._resets: dict = {}
         self.worker_home = self.game.get("workers_return_to") or "workers"   # where workers go off a space
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
@@ -68,6 +69,11 @@ class Program:
                 self.work_nodes[name] = self.stmt.block(d["work"], base_scope | {"slot", "self"})
             if d.get("owner"):
                 self.owner_nodes[name] = self.stmt.block(d["owner"], base_scope | {"self", "worker"})
+        # What open_spaces() reads each time a worker may be placed, worked out once.
+        self.placeable_spaces = [(name, d["slots"], d["per_player"]) for name, d in self.spaces.items() if d["placeable"]]
+        self.workable_kinds = frozenset(
+            kind for kind, b in self.buildings.items()
+            if kind in self.work_nodes and (self.categories.get(b.get("category")) or {}).get("workable"))
         self.on_build_nodes = {name: self.stmt.block(d["on_build"], base_scope | {"self"})
                                for name, d in self.buildings.items() if d.get("on_build")}
         self.triggers: dict = {}
@@ -90,6 +96,16 @@ class Program:
         self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
+
+    def resets(self, when) -> tuple:
+        """The counters ``[(name, start, per player)]`` and the orders reset ``when`` ("round",
+        "phase"...), as declared."""
+        found = self._resets.get(when)
+        if found is None:
+            found = self._resets[when] = (
+                [(name, c["start"], c["scope"] == "player") for name, c in self.counters.items() if c["reset"] == when],
+                [name for name, o in self.orders.items() if o["reset"] == when])
+        return found
 
     def hidden_names(self) -> set:
         """Names of what some seat may not see: zones, counters and resources not public, and

@@ -25,7 +25,7 @@ class State:
         self.orders: dict = {}        # name -> list of seats
         self.occ: dict = {}           # space or tile instance -> seats, in order of arrival
         self.road: list = []          # slot -> tile instance or None (index 0 unused)
-        self.tiles: dict = {}         # tile instance -> [kind, owner seat or -1]
+        self.tiles: dict = {}         # tile instance -> [kind, owner seat or -1], replaced, never changed in place
         self.supply: dict = {}        # kind -> tiles left (-1: unlimited)
         self.next_tile = 1
         self.zones: dict = {}         # name -> list | per player [list] | by enum {key: list}
@@ -47,14 +47,15 @@ class State:
         c = {}
         for k, v in self.counters.items():
             if type(v) is list:
-                c[k] = [x[:] if type(x) is list else x for x in v]
+                # a counter's elements are all lists (per player, by enum) or all numbers
+                c[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
             else:
                 c[k] = v
         new.counters = c
         new.orders = {k: v[:] for k, v in self.orders.items()}
         new.occ = {k: v[:] for k, v in self.occ.items()}
         new.road = self.road[:]
-        new.tiles = {k: v[:] for k, v in self.tiles.items()}
+        new.tiles = dict(self.tiles)      # an entry is replaced, never changed (a claim, a flip)
         new.supply = dict(self.supply)
         new.next_tile = self.next_tile
         new.zones = {k: _copy_zone(v) for k, v in self.zones.items()}
@@ -83,7 +84,8 @@ class State:
                 envs.append(e)
             return ids[key]
 
-        stack = [[f[0], f[1], env_ref(f[2]), f[3]] for f in self.stack]
+        # a pending choice's options are kept as a tuple (shared by clones); saved as a list
+        stack = [[f[0], f[1], env_ref(f[2]), list(f[3]) if type(f[3]) is tuple else f[3]] for f in self.stack]
         deferred = [[t, n, env_ref(e)] for t, n, e in self.deferred]
         return {"players": self.players, "humans": self.humans, "counters": self.counters, "orders": self.orders,
                 "occ": self.occ, "road": self.road, "tiles": self.tiles, "supply": self.supply,
