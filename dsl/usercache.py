@@ -87,12 +87,17 @@ def write_json(name: str, document) -> bool:
     if base is None:
         return False
     try:
+        # dumps, not dump: only the one-shot encoder is json's C one (an IR: 30 ms against 5)
+        text = json.dumps(document, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return False
+    try:
         fd, tmp = tempfile.mkstemp(dir=base, prefix=".tmp-", suffix=".json")   # mode 0600, never a link
     except OSError:
         return False
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(document, f, separators=(",", ":"))
+            f.write(text)
         os.replace(tmp, os.path.join(base, name))   # replaces a planted link itself, never its target
         return True
     except (OSError, TypeError, ValueError):

@@ -129,9 +129,18 @@ class EffectCompiler:
             paid_with: set = set()
             requires = self._requirement(o["body"], inner, paid_with)
             requires_fixed = requires is not None and not (paid_with & earlier)
-            bindings = self.ex.compile_bindings(o["name"], number, o["params"], scope) if o["params"] else None
+            bindings, filtered = None, False
+            if o["params"]:
+                # The tests that name a parameter go into the bindings' comprehension when they
+                # can: one generated loop instead of two calls and a scope per binding.
+                fused_when = o["when"] if when is not None and not when_fixed else None
+                payment = self._payment_test(o["body"], inner) if requires is not None and not requires_fixed else None
+                filtered = (fused_when is not None or payment is not None) and not (
+                    requires is not None and not requires_fixed and payment is None)
+                bindings = self.ex.compile_bindings(o["name"], number, o["params"], scope,
+                                                    fused_when if filtered else None, payment if filtered else None)
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
-                                    when_fixed, requires_fixed, bindings))
+                                    when_fixed, requires_fixed, bindings, filtered))
             hidden = hidden or self._depends_on_hidden([[prm["in"], prm["where"]] for prm in o["params"]]
                                                        + [o["when"]], paid_with)
         return self.p.add(N.Choose(st["title"] or "Choose", options, hidden), st["pos"])
@@ -197,6 +206,35 @@ class EffectCompiler:
             return all(counters[r][p] >= n for r, n in need.items())
         requires.checks = checks          # read by interpreter/explain.py to say what is missing
         return requires
+
+    def _payment_test(self, body, scope):
+        """The test ``_requirement`` makes, as data the bindings' comprehension can inline:
+        ``(resource or None, amount expression or None, workers)`` when the block opens with at
+        most one `pay` of one amount of a resource and with `place_worker`s; None when its
+        payments need the general check (several amounts, a resource named by a variable, a
+        named effect's payments, workers paid besides the placed ones)."""
+        res = amount = None
+        workers = 0
+        for st in body:
+            if st["s"] != "call":
+                break
+            if st["name"] == "place_worker":
+                workers += 1
+            elif st["name"] == "pay":
+                args = st["args"]
+                if amount is not None or len(args) != 1 or args[0]["e"] != "amount":
+                    return None
+                what = args[0]["what"]
+                if what in scope or not (what in self.p.resources or self._plain_player_counter(what)):
+                    return None
+                res, amount = what, args[0]["n"]
+            elif st["name"] in self.p.effects:
+                return None
+            else:
+                break
+        if res == "workers" and workers:
+            return None         # `pay 1 workers` and a placement: one total, the general check
+        return res, amount, workers
 
     def _leading_payments(self, body, scope, depth, names: set):
         """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""

@@ -205,10 +205,14 @@ class ExprCompiler:
             return _constant(tree.value)
         return u.function([ast.Return(value=tree)], e.get("pos"))
 
-    def compile_bindings(self, option: str, number: int, params: list, scope: frozenset):
+    def compile_bindings(self, option: str, number: int, params: list, scope: frozenset,
+                         when=None, payment=None):
         """A function ``f(g, env)`` listing the entries ``[id, bindings, number]`` of option
         ``number`` of its choice, for every combination of its parameters' values that their
-        ``where``s allow, the first parameter outermost.
+        ``where``s allow, the first parameter outermost; with ``when`` (an expression) and
+        ``payment`` (``(resource, amount expression, workers)``, see ``EffectCompiler._payment_test``),
+        only the combinations for which the option's condition holds and the acting player holds
+        the amount and the workers.
 
         A parameter's list that names no earlier parameter is computed once, before the others."""
         from .effects import names_in
@@ -229,6 +233,16 @@ class ExprCompiler:
             gens.append(ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=values, ifs=ifs, is_async=0))
             names.append(prm["name"])
             locals_.append(_name(local))
+        tests = [self.x(when, ctx, u)] if when is not None else []
+        if payment is not None:
+            res, amount, workers = payment
+            if amount is not None:
+                tests.append(ast.Compare(left=_item(_item(_state("counters"), _const(res)), ctx.acting()), ops=[ast.GtE()],
+                                         comparators=[self.x(amount, ctx, u)]))
+            if workers:
+                tests.append(ast.Compare(left=_item(_item(_state("counters"), _const("workers")), ctx.acting()),
+                                         ops=[ast.GtE()], comparators=[_const(workers)]))
+        gens[-1].ifs.extend(tests)
         # The id `name:v1:v2`, a symbol written as it is (the usual value), anything else by _fmt.
         oid = _const(option)
         for v in locals_:

@@ -210,15 +210,18 @@ class Break(Node):
 
 
 class Option:
-    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed", "requires_fixed", "bindings")
+    __slots__ = ("name", "params", "when", "requires", "body", "pos", "when_fixed", "requires_fixed", "bindings",
+                 "filtered")
 
     def __init__(self, name, params, when, requires, body, pos, when_fixed=False, requires_fixed=False,
-                 bindings=None):
+                 bindings=None, filtered=False):
         self.name, self.params, self.when, self.requires, self.body, self.pos = name, params, when, requires, body, pos
         # `when` or the payments name none of the parameters: tested once, not per binding.
         self.when_fixed, self.requires_fixed = when_fixed, requires_fixed
-        # f(g, env) -> [[id, {parameter: value}, option number], ...] the parameters' `where`s allow.
+        # f(g, env) -> [[id, {parameter: value}, option number], ...] the parameters' `where`s allow;
+        # ``filtered``: also the `when` and the payments that name a parameter (the rest are fixed).
         self.bindings = bindings
+        self.filtered = filtered
 
 
 class Choose(Node):
@@ -251,7 +254,7 @@ class Choose(Node):
                     out.append([opt.name, {}, i])
                 continue
             entries = opt.bindings(g, env)
-            if when is not None or requires is not None:
+            if not opt.filtered and (when is not None or requires is not None):
                 # One scope for all the entries: each entry binds every parameter, so updating
                 # it is merging afresh (the tests only read it).
                 local = dict(env)

@@ -21,9 +21,17 @@ def test_the_measured_work_plays_games_from_the_given_checkout():
 
 def test_figure_is_the_difference_per_game(monkeypatch):
     counts = {0: 1_000_000_000, 4: 1_400_000_000}
-    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players: counts[games])
+    calls = []
+    monkeypatch.setattr(bi, "_child", lambda tree, ruleset, games, players, cache, under_valgrind:
+                        calls.append(("fill", games, cache, under_valgrind)) or "")
+    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players, cache:
+                        calls.append(("count", games, cache)) or counts[games])
     assert bi.measure(bi.ROOT, "ys", 4, 4) == {"games": 4, "players": 4, "load_minstr": 1000,
                                                "minstr_per_game": 100.0}
+    # The cache is filled outside valgrind first; both counted runs then load from it.
+    assert [c[0] for c in calls] == ["fill", "count", "count"]
+    assert calls[0][1] == 0 and calls[0][3] is False
+    assert len({c[2] for c in calls}) == 1
 
 
 def test_games_must_be_positive(capsys):

@@ -1,7 +1,7 @@
 """Instructions per random game, counted by valgrind: a speed figure that other processes cannot disturb.
 
-    python -m provost.tools.dev.bench_instructions                    # caylus, caylus1303, ys; 5 four-player games each
-    python -m provost.tools.dev.bench_instructions ys --games 10 --json
+    python -m provost.tools.dev.bench_instructions                    # caylus, caylus1303, ys; 10 four-player games each
+    python -m provost.tools.dev.bench_instructions ys --games 20 --json
     git worktree add /tmp/before HEAD~5 && python -m provost.tools.dev.bench_instructions --tree /tmp/before   # a past engine
 
 Wall-clock and even CPU-time rates move by 10-30% when other processes share the cores (caches,
@@ -9,8 +9,9 @@ hyper-threads, frequency); the number of instructions the interpreter executes f
 games does not.  So an optimisation is measured here, on the same games before and after, and
 ``provost.tools.dev.bench_sim`` gives the rates a user sees.
 
-Each ruleset is run twice under ``valgrind --tool=callgrind``: once loading the rules and creating
-a game, once doing the same and then playing ``--games`` random games (seeds 0.., uniform over the
+Each ruleset is run twice under ``valgrind --tool=callgrind``: once loading the rules (from a cache
+filled by a first run outside valgrind, with a fixed hash seed) and creating a game, once doing the
+same and then playing ``--games`` random games (seeds 0.., uniform over the
 legal options with a seeded ``random.Random``); the difference divided by the games is the figure.  Needs
 valgrind on the PATH; about a minute per ruleset.
 """
@@ -23,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 RULESETS = ("caylus", "caylus1303", "ys")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -51,22 +53,36 @@ for seed in range(int(sys.argv[3])):
 """
 
 
-def _instructions(tree: str, ruleset: str, games: int, players: int) -> int:
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull,
-           sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)]
-    # No cached IR or check results: the run without games and the run with them must load the
-    # rules the same way, or their difference is not the games' (the first run fills the cache).
-    env = dict(os.environ, PROVOST_NO_CACHE="1")
+def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_valgrind: bool) -> str:
+    """Run the measured work (inside valgrind, or not to fill the cache); valgrind's report."""
+    cmd = [sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)]
+    if under_valgrind:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull] + cmd
+    # Both measured runs load the rules from the same cache, filled beforehand, so that their
+    # difference is the games' alone; a fixed hash seed, since the order of sets changes the
+    # work of loading from run to run.
+    env = dict(os.environ, PROVOST_CACHE_DIR=cache, PYTHONHASHSEED="0")
+    env.pop("PROVOST_NO_CACHE", None)
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=tree, env=env)
-    found = _COLLECTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise RuntimeError("valgrind failed for %s: %s" % (ruleset, done.stderr.strip()[-400:]))
+    if done.returncode != 0:
+        raise RuntimeError("the game run failed for %s: %s" % (ruleset, done.stderr.strip()[-400:]))
+    return done.stderr
+
+
+def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str) -> int:
+    report = _child(tree, ruleset, games, players, cache, under_valgrind=True)
+    found = _COLLECTED.search(report)
+    if found is None:
+        raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
     return int(found.group(1))
 
 
 def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
-    base = _instructions(tree, ruleset, 0, players)
-    total = _instructions(tree, ruleset, games, players)
+    with tempfile.TemporaryDirectory(prefix="provost-bench-") as cache:
+        os.chmod(cache, 0o700)
+        _child(tree, ruleset, 0, players, cache, under_valgrind=False)
+        base = _instructions(tree, ruleset, 0, players, cache)
+        total = _instructions(tree, ruleset, games, players, cache)
     return {"games": games, "players": players, "load_minstr": round(base / 1e6),
             "minstr_per_game": round((total - base) / games / 1e6, 1)}
 
@@ -74,7 +90,7 @@ def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_instructions", description=__doc__.split("\n")[0])
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
-    ap.add_argument("--games", type=int, default=5)
+    ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--tree", default=ROOT, help="the checkout whose engine is measured (default: this one)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
