@@ -160,3 +160,42 @@ def test_specialised_comparisons_keep_their_meaning(tmp_path):
         assert cmp(None, {"player": 0, "x": x}) == [
             x == 3, x != 3, x < 3, x > 3, x <= 3, x >= 3, x in (1, 3), x not in (1, 3), x not in (1, 3), x in (1, 3)]
         assert cmp_expr(None, {"player": 0, "x": x}) == [x == 3, x < 3, x == 2, x != 2]
+
+
+FUSED = """game g "Fused":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+
+resource pp "prestige"
+counter tokens per player start 3
+
+phase main "Main":
+    each player in players():
+        choose "Take":
+            option take(k in [1, 2, 3, 4]) when k != 2:
+                pay k tokens
+                gain k pp
+            option both(k in [1, 2, 3, 4]):
+                pay k tokens, 1 pp
+                gain k pp
+            option wait: nothing
+"""
+
+
+def test_tests_inside_the_bindings_give_the_options_of_the_general_check(tmp_path):
+    path = tmp_path / "fused.rules"
+    path.write_text(FUSED)
+    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    take, both, _ = g.prog.nodes[g.s.stack[-1][0]].options
+    # `when k != 2` and `pay k tokens` go into take's comprehension; two amounts need the general check.
+    assert take.filtered and not both.filtered
+    assert g.legal_options() == ["take:1", "take:3", "wait"]      # 4 tokens too many, 2 excluded by `when`
+    # The option's own `when` and payment check, called per value as the general check does, agree.
+    env = g.s.stack[-1][2]
+    general = ["take:%d" % k for k in [1, 2, 3, 4]
+               if take.when(g, {**env, "k": k}) and take.requires(g, {**env, "k": k})]
+    assert general == [o for o in g.legal_options() if o.startswith("take:")]
+    g.s.counters["tokens"][0] = 0
+    assert g.prog.nodes[g.s.stack[-1][0]].legal(g, env)[0] == ["wait"]
