@@ -209,10 +209,11 @@ class EffectCompiler:
 
     def _payment_test(self, body, scope):
         """The test ``_requirement`` makes, as data the bindings' comprehension can inline:
-        ``(resource or None, amount expression or None, workers)`` when the block opens with at
-        most one `pay` of one amount of a resource and with `place_worker`s; None when its
-        payments need the general check (several amounts, a resource named by a variable, a
-        named effect's payments, workers paid besides the placed ones)."""
+        ``(resource, amount expression, workers)`` when the block opens with at most one `pay`
+        of one amount and with `place_worker`s (the resource is None when nothing is paid, a
+        name expression when a variable names it); None when the payments need the general
+        check (several amounts, a named effect's payments, workers paid besides the placed
+        ones).  It reads the opening statements as ``_leading_payments`` does."""
         res = amount = None
         workers = 0
         for st in body:
@@ -225,11 +226,18 @@ class EffectCompiler:
                 if amount is not None or len(args) != 1 or args[0]["e"] != "amount":
                     return None
                 what = args[0]["what"]
-                if what in scope or not (what in self.p.resources or self._plain_player_counter(what)):
+                if what in scope:
+                    if workers:
+                        return None     # the variable may name the workers: one total, the general check
+                    what = {"e": "name", "id": what, "pos": args[0].get("pos")}
+                elif not (what in self.p.resources or self._plain_player_counter(what)):
                     return None
                 res, amount = what, args[0]["n"]
-            elif st["name"] in self.p.effects:
-                return None
+            elif st["name"] in self.p.effects and not st["kw"]:
+                d = self.p.effects[st["name"]]
+                if self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, 1, set()):
+                    return None         # the named effect opens with payments of its own
+                break
             else:
                 break
         if res == "workers" and workers:

@@ -210,7 +210,8 @@ class ExprCompiler:
         """A function ``f(g, env)`` listing the entries ``[id, bindings, number]`` of option
         ``number`` of its choice, for every combination of its parameters' values that their
         ``where``s allow, the first parameter outermost; with ``when`` (an expression) and
-        ``payment`` (``(resource, amount expression, workers)``, see ``EffectCompiler._payment_test``),
+        ``payment`` (``(resource or its name expression, amount expression, workers)``, see
+        ``EffectCompiler._payment_test``),
         only the combinations for which the option's condition holds and the acting player holds
         the amount and the workers.
 
@@ -237,7 +238,8 @@ class ExprCompiler:
         if payment is not None:
             res, amount, workers = payment
             if amount is not None:
-                tests.append(ast.Compare(left=_item(_item(_state("counters"), _const(res)), ctx.acting()), ops=[ast.GtE()],
+                held = self.x(res, ctx, u) if type(res) is dict else _const(res)    # `pay 1 r`: r's value
+                tests.append(ast.Compare(left=_item(_item(_state("counters"), held), ctx.acting()), ops=[ast.GtE()],
                                          comparators=[self.x(amount, ctx, u)]))
             if workers:
                 tests.append(ast.Compare(left=_item(_item(_state("counters"), _const("workers")), ctx.acting()),
