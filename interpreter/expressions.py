@@ -394,7 +394,10 @@ class ExprCompiler:
             return self._comp_in_scope(e, ctx, u)
         local = u.fresh("l")
         inner = ctx.but(local={**ctx.local, var: _name(local)}, visible=ctx.visible + (local,))
-        hoister = _Hoister(var, u)
+        p = self.p
+        # a let read by name (`let open = ...`) is a call too; a local or a scope name is not
+        hoister = _Hoister(var, u, lambda n: n in p.lets and not p.lets[n]["params"]
+                           and n not in ctx.local and n not in ctx.scope)
         item = hoister.rewrite(e["item"], top=True)
         cond = hoister.rewrite(e["cond"]) if e["cond"] is not None else None
         if not hoister.names:
@@ -569,14 +572,21 @@ class _Hoister:
     """Rewrites a comprehension's item or filter so that costly parts free of the loop
     variable become ``hoisted`` nodes (expressions are pure: computing one once is exact)."""
 
-    def __init__(self, var, unit):
-        self.var, self.u = var, unit
+    def __init__(self, var, unit, costly_name=lambda name: False):
+        self.var, self.u, self.costly_name = var, unit, costly_name
         self.names: list = []
+        self._lets: dict = {}
 
     def rewrite(self, e, top=False):
         from .effects import names_in      # one free-name analysis for the whole interpreter
 
         kind = e["e"]
+        if kind == "name" and not top and e["id"] != self.var and self.costly_name(e["id"]):
+            name = self._lets.get(e["id"])
+            if name is None:            # one value per let, however often the comprehension reads it
+                name = self._lets[e["id"]] = self.u.fresh("h")
+                self.names.append(name)
+            return {"e": "hoisted", "name": name, "x": e, "pos": e.get("pos")}
         if kind in _COSTLY:
             if not top and self.var not in names_in(e):
                 name = self.u.fresh("h")
