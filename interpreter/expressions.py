@@ -245,6 +245,7 @@ class ExprCompiler:
                 tests.append(ast.Compare(left=_item(_item(_state("counters"), _const("workers")), ctx.acting()),
                                          ops=[ast.GtE()], comparators=[_const(workers)]))
         gens[-1].ifs.extend(tests)
+        setup += _hoist_from_filters(gens, u)
         # The id `name:v1:v2`, a symbol written as it is (the usual value), anything else by _fmt.
         oid = _const(option)
         for v in locals_:
@@ -566,6 +567,48 @@ class ExprCompiler:
 
     def f_multisets(self, args, pos, u, ctx):
         return _call(u.ref(Multisets()), *args, u.value(pos))
+
+
+def _hoist_from_filters(gens: list, u: _Unit) -> list:
+    """Rewrite the filters of one comprehension (``gens``, its generators) so that each
+    largest part that names none of its variables and calls something is computed on first
+    use and kept (``_h if _h is not UNSET else (_h := part)``); the statements that start
+    the kept names, for the function around the comprehension.
+
+    It works on the syntax tree, after lets were written out where they are called, so it
+    also finds what the IR-level ``_Hoister`` cannot see (the inn's occupants in Caylus'
+    placement cost).  Expressions are pure and a part is computed where it was first
+    computed before, so nothing runs that would not have run.  Nested comprehensions and
+    lambdas are taken whole or left alone: an assignment inside one would bind in its scope."""
+    bound = {gen.target.id for gen in gens}
+    kept: list = []
+
+    def invariant(node) -> bool:
+        return not any(type(n) is ast.Name and n.id in bound for n in ast.walk(node))
+
+    def costly(node) -> bool:
+        return any(type(n) in (ast.Call, ast.ListComp) for n in ast.walk(node))
+
+    def rewrite(node):
+        if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) \
+                and invariant(node) and costly(node):
+            h = u.fresh("h")
+            kept.append(h)
+            first = ast.NamedExpr(target=ast.Name(id=h, ctx=ast.Store()), value=node)
+            done = ast.Compare(left=_name(h), ops=[ast.IsNot()], comparators=[u.ref(_UNSET)])
+            return ast.IfExp(test=done, body=_name(h), orelse=first)
+        if type(node) in (ast.ListComp, ast.Lambda):
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.AST):
+                setattr(node, field, rewrite(value))
+            elif isinstance(value, list):
+                setattr(node, field, [rewrite(v) if isinstance(v, ast.AST) else v for v in value])
+        return node
+
+    for gen in gens:
+        gen.ifs = [rewrite(test) for test in gen.ifs]
+    return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
 
 
 class _Hoister:

@@ -171,6 +171,9 @@ FUSED = """game g "Fused":
 resource pp "prestige"
 counter tokens per player start 3
 
+let nothing_here = []
+let bad() = [1, 2][5]
+
 phase main "Main":
     each player in players():
         choose "Take":
@@ -180,6 +183,12 @@ phase main "Main":
             option both(k in [1, 2, 3, 4]):
                 pay k tokens, 1 pp
                 gain k pp
+            option some(k in [1, 2, 3]) when k <= count(players()):
+                nothing
+            option never(k in [1, 2]) when k > 5 and k == bad():
+                nothing
+            option none(k in nothing_here) when k == bad():
+                nothing
             option wait: nothing
 """
 
@@ -188,14 +197,16 @@ def test_tests_inside_the_bindings_give_the_options_of_the_general_check(tmp_pat
     path = tmp_path / "fused.rules"
     path.write_text(FUSED)
     g = Game.new(load_checked(str(path)), players=2, seed=0)
-    take, both, _ = g.prog.nodes[g.s.stack[-1][0]].options
+    take, both = g.prog.nodes[g.s.stack[-1][0]].options[:2]
     # `when k != 2` and `pay k tokens` go into take's comprehension; two amounts need the general check.
     assert take.filtered and not both.filtered
-    assert g.legal_options() == ["take:1", "take:3", "wait"]      # 4 tokens too many, 2 excluded by `when`
+    # take: 4 tokens too many, 2 excluded by `when`.  `count(players())` and `bad()` name no
+    # parameter: computed once, on first use; bad() would fail, and no value reaches it.
+    assert g.legal_options() == ["take:1", "take:3", "some:1", "some:2", "wait"]
     # The option's own `when` and payment check, called per value as the general check does, agree.
     env = g.s.stack[-1][2]
     general = ["take:%d" % k for k in [1, 2, 3, 4]
                if take.when(g, {**env, "k": k}) and take.requires(g, {**env, "k": k})]
     assert general == [o for o in g.legal_options() if o.startswith("take:")]
     g.s.counters["tokens"][0] = 0
-    assert g.prog.nodes[g.s.stack[-1][0]].legal(g, env)[0] == ["wait"]
+    assert g.prog.nodes[g.s.stack[-1][0]].legal(g, env)[0] == ["some:1", "some:2", "wait"]
