@@ -248,7 +248,8 @@ class EffectCompiler:
         """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""
         checks = []
         for st in body:
-            if depth == 0 and st["s"] == "call":
+            # A placement needs a worker in hand wherever it goes: its target is not part of the check.
+            if depth == 0 and st["s"] == "call" and st["name"] != "place_worker":
                 names |= names_in([st["args"], st.get("kw")])
                 names |= {a["what"] for a in st["args"] if a.get("e") == "amount"}   # `pay 1 c`
             if st["s"] == "call" and st["name"] == "pay":
