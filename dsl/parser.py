@@ -91,10 +91,10 @@ def _int_keys(pairs):
 
 
 def _from_tables(document) -> Lark | None:
+    """The parser from its tables as ``_to_tables`` made them, read back with ``_int_keys``."""
     if not isinstance(document, dict) or set(document) != {"data", "memo"}:
         return None
     try:
-        document = json.loads(json.dumps(document), object_pairs_hook=_int_keys)
         return Lark.__new__(Lark)._load(document, postlex=_RulesIndenter())
     except Exception:       # a damaged cache file: rebuild
         return None
@@ -113,7 +113,7 @@ def get_parser() -> Lark:
     pickle is ever read."""
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     key = _tables_key(grammar)
-    parser = _from_tables(usercache.read_json(key))
+    parser = _from_tables(usercache.read_json(key, object_pairs_hook=_int_keys))
     if parser is None:
         parser = Lark(grammar, postlex=_RulesIndenter(), **_PARSER_OPTIONS)
         usercache.write_json(key, _to_tables(parser))

@@ -58,8 +58,9 @@ def _private(path: str, directory: bool) -> bool:
     return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def read_json(name: str):
-    """The cached JSON document NAME, or None (missing, not private, unreadable or not JSON)."""
+def read_json(name: str, object_pairs_hook=None):
+    """The cached JSON document NAME, or None (missing, not private, unreadable or not JSON);
+    ``object_pairs_hook`` as ``json.loads`` takes it."""
     base = cache_dir()
     if base is None:
         return None
@@ -76,7 +77,7 @@ def read_json(name: str):
                     or (hasattr(os, "getuid") and st.st_uid != os.getuid())
                     or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
                 return None
-            return json.loads(f.read(MAX_BYTES + 1))
+            return json.loads(f.read(MAX_BYTES + 1), object_pairs_hook=object_pairs_hook)
     except (OSError, ValueError, RecursionError):
         return None
 
