@@ -78,3 +78,13 @@ def checked(rs) -> list[Diagnostic] | None:
 def keep_checked(rs, diags: list[Diagnostic]) -> None:
     if not any(d.severity == "error" for d in diags):
         usercache.write_json(_name("checks", _resolved_key(rs)), [d.to_dict() for d in diags])
+
+
+def shipped_listing(state: str):
+    """The listing of shipped games (``loader.list_shipped``) made before from files of this
+    digest, or None."""
+    return usercache.read_json(_name("shipped", state))
+
+
+def keep_shipped_listing(state: str, games: list) -> None:
+    usercache.write_json(_name("shipped", state), games)

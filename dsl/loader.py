@@ -231,15 +231,55 @@ def _entry(head: dict, path: str) -> dict:
     return entry
 
 
+_SHIPPED: dict = {}
+
+
+def _files_state(files: list[str]) -> str | None:
+    """A digest of the files' names and contents, or None when it cannot be had: a file is
+    unreadable or is being edited in an editor's buffer."""
+    h = hashlib.sha256()
+    for f in files:
+        if is_edited(f):
+            return None
+        try:
+            with open(f, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+        h.update(f.encode("utf-8", "surrogatepass") + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _listing_ok(games) -> bool:
+    return isinstance(games, list) and all(
+        isinstance(g, dict) and isinstance(g.get("name"), str) and isinstance(g.get("path"), str)
+        and isinstance(g.get("variants"), list) for g in games)
+
+
 def list_shipped() -> list[dict]:
-    games = []
-    for f in _shipped_files():
-        if os.sep + "examples" + os.sep in f:
-            continue
-        head = _head_of(f)
-        if head is not None and head["kind"] == "game":
-            games.append(dict(_entry(head, f), variants=variants_of(f)))
-    return sorted(games, key=lambda g: g["name"])
+    """The shipped games and their variants.  Finding each variant's game reads every file's
+    head, so the listing is kept, by the files' contents, in the process and in the user's
+    cache (a command asks several times: resolving a name, checking a player count)."""
+    files = _shipped_files()
+    state = _files_state(files)
+    if state is not None and state in _SHIPPED:
+        return copy.deepcopy(_SHIPPED[state])
+    games = derived.shipped_listing(state) if state is not None else None
+    if not _listing_ok(games):
+        games = []
+        for f in files:
+            if os.sep + "examples" + os.sep in f:
+                continue
+            head = _head_of(f)
+            if head is not None and head["kind"] == "game":
+                games.append(dict(_entry(head, f), variants=variants_of(f)))
+        games.sort(key=lambda g: g["name"])
+        if state is not None:
+            derived.keep_shipped_listing(state, games)
+    if state is not None:
+        _SHIPPED.clear()
+        _SHIPPED[state] = copy.deepcopy(games)
+    return games
 
 
 def shipped_configurations(names=()) -> list[tuple]:

@@ -61,3 +61,23 @@ def test_the_key_follows_the_code(cache):
         assert derived._name("ir", "other text") != before
     finally:
         derived.code_digest.cache_clear()
+
+
+def test_the_shipped_listing_follows_the_files(cache, tmp_path, monkeypatch):
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "tiny.rules").write_text(
+        'game tiny "Tiny":\n    players 2..2\n    score pp\n    max_rounds 1\n    rounds main\n\n'
+        'resource pp "prestige"\n\nphase main "Main":\n    step s:\n        gain 1 pp\n')
+    variant = shipped / "tiny.fast.rules"
+    variant.write_text('variant fast "Fast" extends tiny:\n    change game:\n        max_rounds 1\n')
+    monkeypatch.setattr(loader, "shipped_dir", lambda: str(shipped))
+    first = loader.list_shipped()
+    assert [(g["name"], [v["title"] for v in g["variants"]]) for g in first] == [("tiny", ["Fast"])]
+    assert any(f.name.startswith("shipped-") for f in cache.iterdir())
+    first[0]["variants"].clear()                       # a caller's change stays its own
+    assert loader.list_shipped() == loader.list_shipped() and loader.list_shipped()[0]["variants"]
+    variant.write_text(variant.read_text().replace('"Fast"', '"Faster"'))
+    assert loader.list_shipped()[0]["variants"][0]["title"] == "Faster"
+    loader._SHIPPED.clear()                            # a new process: from the user's cache
+    assert loader.list_shipped()[0]["variants"][0]["title"] == "Faster"
