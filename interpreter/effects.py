@@ -133,12 +133,13 @@ class EffectCompiler:
             if o["params"]:
                 # The tests that name a parameter go into the bindings' comprehension when they
                 # can: one generated loop instead of two calls and a scope per binding.
-                fused_when = o["when"] if when is not None and not when_fixed else None
-                payment = self._payment_test(o["body"], inner) if requires is not None and not requires_fixed else None
-                filtered = (fused_when is not None or payment is not None) and not (
-                    requires is not None and not requires_fixed and payment is None)
+                when_per_binding = when is not None and not when_fixed
+                pay_per_binding = requires is not None and not requires_fixed
+                payment = requires.inline if pay_per_binding else None
+                filtered = (when_per_binding or pay_per_binding) and (payment is not None or not pay_per_binding)
                 bindings = self.ex.compile_bindings(o["name"], number, o["params"], scope,
-                                                    fused_when if filtered else None, payment if filtered else None)
+                                                    o["when"] if filtered and when_per_binding else None,
+                                                    payment if filtered else None)
             options.append(N.Option(o["name"], params, when, requires, self.block(o["body"], inner), o["pos"],
                                     when_fixed, requires_fixed, bindings, filtered))
             hidden = hidden or self._depends_on_hidden([[prm["in"], prm["where"]] for prm in o["params"]]
@@ -179,6 +180,7 @@ class EffectCompiler:
         amount_checks = [c for c in checks if c is not None]
         workers_needed = len(checks) - len(amount_checks)   # place_worker: one worker from the hand each
         single = getattr(amount_checks[0], "single", None) if len(amount_checks) == 1 else None
+        inline = _inline_test(amount_checks, workers_needed)
         if single is not None and single[0] != "workers":
             # The common case: one amount of one resource (`pay placement_cost(t) denier`).
             res, n = single
@@ -187,7 +189,7 @@ class EffectCompiler:
                 p = env["player"]
                 counters = g.s.counters
                 return counters[res][p] >= n(g, env) and (not workers_needed or counters["workers"][p] >= workers_needed)
-            requires.checks = checks
+            requires.checks, requires.inline = checks, inline
             return requires
 
         def requires(g, env):
@@ -205,44 +207,8 @@ class EffectCompiler:
                     need[res] = need.get(res, 0) + n
             return all(counters[r][p] >= n for r, n in need.items())
         requires.checks = checks          # read by interpreter/explain.py to say what is missing
+        requires.inline = inline
         return requires
-
-    def _payment_test(self, body, scope):
-        """The test ``_requirement`` makes, as data the bindings' comprehension can inline:
-        ``(resource, amount expression, workers)`` when the block opens with at most one `pay`
-        of one amount and with `place_worker`s (the resource is None when nothing is paid, a
-        name expression when a variable names it); None when the payments need the general
-        check (several amounts, a named effect's payments, workers paid besides the placed
-        ones).  It reads the opening statements as ``_leading_payments`` does."""
-        res = amount = None
-        workers = 0
-        for st in body:
-            if st["s"] != "call":
-                break
-            if st["name"] == "place_worker":
-                workers += 1
-            elif st["name"] == "pay":
-                args = st["args"]
-                if amount is not None or len(args) != 1 or args[0]["e"] != "amount":
-                    return None
-                what = args[0]["what"]
-                if what in scope:
-                    if workers:
-                        return None     # the variable may name the workers: one total, the general check
-                    what = {"e": "name", "id": what, "pos": args[0].get("pos")}
-                elif not (what in self.p.resources or self._plain_player_counter(what)):
-                    return None
-                res, amount = what, args[0]["n"]
-            elif st["name"] in self.p.effects and not st["kw"]:
-                d = self.p.effects[st["name"]]
-                if self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, 1, set()):
-                    return None         # the named effect opens with payments of its own
-                break
-            else:
-                break
-        if res == "workers" and workers:
-            return None         # `pay 1 workers` and a placement: one total, the general check
-        return res, amount, workers
 
     def _leading_payments(self, body, scope, depth, names: set):
         """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""
@@ -377,6 +343,11 @@ class EffectCompiler:
             return out
         if len(parts) == 1 and parts[0][0] == "res":
             evaluate.single = (parts[0][2], parts[0][1])     # read by _requirement's fast path
+        if len(parts) == 1 and parts[0][0] != "bundle":
+            # the resource (or the name that holds it) and the amount, as expressions (_inline_test)
+            a = args[0]
+            what = a["what"] if parts[0][0] == "res" else {"e": "name", "id": a["what"], "pos": a.get("pos")}
+            evaluate.inline = (what, a["n"])
         return evaluate
 
     def _plain_player_counter(self, name) -> bool:
@@ -473,6 +444,23 @@ class EffectCompiler:
                 raise RuleRuntimeError("'do' needs one table entry, got %r" % (node,), pos)
             g.s.stack.append([node, 0, env, None])
         return self.p.add(N.Atom(do), st["pos"])
+
+
+def _inline_test(amount_checks, workers: int):
+    """``requires``' test as data the bindings' comprehension can write out
+    (``ExprCompiler.compile_bindings``): ``(resource or the name expression holding it, amount
+    expression, workers)``, the resource and amount None when only workers are placed; None when
+    the test adds several amounts up (several payments, a called effect's, or workers paid
+    besides the placed ones)."""
+    if not amount_checks:
+        return None, None, workers
+    inline = getattr(amount_checks[0], "inline", None) if len(amount_checks) == 1 else None
+    if inline is None:
+        return None
+    what, amount = inline
+    if workers and (type(what) is dict or what == "workers"):
+        return None             # the payment may be in workers: one total with the placed ones
+    return what, amount, workers
 
 
 def _bound(checks, params, args):

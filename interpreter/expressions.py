@@ -211,8 +211,7 @@ class ExprCompiler:
         ``number`` of its choice, for every combination of its parameters' values that their
         ``where``s allow, the first parameter outermost; with ``when`` (an expression) and
         ``payment`` (``(resource or its name expression, amount expression, workers)``, see
-        ``EffectCompiler._payment_test``),
-        only the combinations for which the option's condition holds and the acting player holds
+        ``effects._inline_test``), only the combinations for which the option's condition holds and the acting player holds
         the amount and the workers.
 
         A parameter's list that names no earlier parameter is computed once, before the others."""
