@@ -581,16 +581,20 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
     lambdas are taken whole or left alone: an assignment inside one would bind in its scope."""
     bound = {gen.target.id for gen in gens}
     kept: list = []
+    facts: dict = {}        # id(node) -> (names none of the variables, calls something), one pass
 
-    def invariant(node) -> bool:
-        return not any(type(n) is ast.Name and n.id in bound for n in ast.walk(node))
-
-    def costly(node) -> bool:
-        return any(type(n) in (ast.Call, ast.ListComp) for n in ast.walk(node))
+    def learn(node) -> tuple:
+        invariant = not (type(node) is ast.Name and node.id in bound)
+        costly = type(node) in (ast.Call, ast.ListComp)
+        for child in ast.iter_child_nodes(node):
+            inv, cost = learn(child)
+            invariant, costly = invariant and inv, costly or cost
+        facts[id(node)] = (invariant, costly)
+        return invariant, costly
 
     def rewrite(node):
         if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) \
-                and invariant(node) and costly(node):
+                and facts[id(node)] == (True, True):
             h = u.fresh("h")
             kept.append(h)
             first = ast.NamedExpr(target=ast.Name(id=h, ctx=ast.Store()), value=node)
@@ -606,6 +610,8 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         return node
 
     for gen in gens:
+        for test in gen.ifs:
+            learn(test)
         gen.ifs = [rewrite(test) for test in gen.ifs]
     return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
 
