@@ -246,11 +246,14 @@ class ExprCompiler:
         gens[-1].ifs.extend(tests)
         setup += _hoist_from_filters(gens, u)
         # The id `name:v1:v2`, a symbol written as it is (the usual value), anything else by _fmt.
-        oid = _const(option)
+        oid = None
         for v in locals_:
             text = ast.IfExp(test=ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(str)]),
                              body=v, orelse=_call(u.ref(_fmt), v))
-            oid = ast.BinOp(left=ast.BinOp(left=oid, op=ast.Add(), right=_const(":")), op=ast.Add(), right=text)
+            head = _const(option + ":") if oid is None else ast.BinOp(left=oid, op=ast.Add(), right=_const(":"))
+            oid = ast.BinOp(left=head, op=ast.Add(), right=text)
+        if oid is None:
+            oid = _const(option)
         entry = ast.List(elts=[oid, _dict(list(zip(names, locals_))), _const(number)], ctx=ast.Load())
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))
@@ -568,9 +571,13 @@ class ExprCompiler:
         return _call(u.ref(Multisets()), *args, u.value(pos))
 
 
+_KEEP_OPS = 5       # operations (reads, comparisons, arithmetic) in a part worth keeping without a call
+
+
 def _hoist_from_filters(gens: list, u: _Unit) -> list:
     """Rewrite the filters of one comprehension (``gens``, its generators) so that each
-    largest part that names none of its variables and calls something is computed on first
+    largest part that names none of its variables and calls something, or takes _KEEP_OPS
+    operations or more (``g.s.counters['workers'][env['player']] >= 1``), is computed on first
     use and kept (``_h if _h is not UNSET else (_h := part)``); the statements that start
     the kept names, for the function around the comprehension.
 
@@ -581,20 +588,23 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
     lambdas are taken whole or left alone: an assignment inside one would bind in its scope."""
     bound = {gen.target.id for gen in gens}
     kept: list = []
-    facts: dict = {}        # id(node) -> (names none of the variables, calls something), one pass
+    facts: dict = {}        # id(node) -> (names none of the variables, worth keeping), one pass
 
     def learn(node) -> tuple:
+        """(names none of the variables, calls something, operations in it)."""
         invariant = not (type(node) is ast.Name and node.id in bound)
         costly = type(node) in (ast.Call, ast.ListComp)
+        ops = 0 if type(node) in (ast.Name, ast.Constant) or not isinstance(node, ast.expr) else 1
         for child in ast.iter_child_nodes(node):
-            inv, cost = learn(child)
-            invariant, costly = invariant and inv, costly or cost
-        facts[id(node)] = (invariant, costly)
-        return invariant, costly
+            inv, cost, n = learn(child)
+            invariant, costly, ops = invariant and inv, costly or cost, ops + n
+        # Reading a kept part is about four steps: worth it for a call or a longer chain of
+        # reads (measured: keeping three-operation parts gained nothing).
+        facts[id(node)] = invariant and (costly or ops >= _KEEP_OPS)
+        return invariant, costly, ops
 
     def rewrite(node):
-        if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) \
-                and facts[id(node)] == (True, True):
+        if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) and facts[id(node)]:
             h = u.fresh("h")
             kept.append(h)
             first = ast.NamedExpr(target=ast.Name(id=h, ctx=ast.Store()), value=node)

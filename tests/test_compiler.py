@@ -59,6 +59,38 @@ def test_hoisted_parts_run_only_where_the_rule_would_run_them(rules):
     assert g.scores() == [5, 0]          # first(best([3, 1, 4, 1, 5])) == 5: the max computed once is right
 
 
+KEPT_READS = """game g "Kept reads":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+
+resource pp "prestige"
+counter tokens per player start 2
+
+phase main "Main":
+    each player in players():
+        choose "Take":
+            option never(k in [1, 2] where k > 5 and tokens of 5 > 0): nothing
+            option take(k in [1, 2, 3] where k <= (tokens of 0) + 1 and k != tokens of 1):
+                gain k pp
+"""
+
+
+def test_reads_kept_across_a_listing_run_only_where_the_rule_runs_them(tmp_path):
+    # `tokens of 5 > 0` and `(tokens of 0) + 1` name no parameter and are long enough to be kept
+    # for the whole listing (_hoist_from_filters); with two players the first fails when read,
+    # and `k > 5` never lets it be read.
+    path = tmp_path / "g.rules"
+    path.write_text(KEPT_READS)
+    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    assert g.legal_options() == ["take:1", "take:3"]       # k <= 3 and k != 2: read once, right for every k
+    g.s.counters["tokens"][0] = 3                # read afresh by the next listing
+    g.s.counters["tokens"][1] = 1
+    g.apply("take:1")
+    assert g.current_player() == 1 and g.legal_options() == ["take:2", "take:3"]
+
+
 def test_when_free_of_the_parameters_gives_the_same_options(rules):
     g = Game.new(rules, players=2, seed=0)
     assert g.legal_options() == ["take:1", "take:2", "take:3", "wait"]
