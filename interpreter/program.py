@@ -219,6 +219,33 @@ class Program:
             return d.get("category")
         return 0
 
+    def attribute_reader(self, attr):
+        """``f(g, x, pos)``: ``attribute(g, x, attr, pos)`` for one attribute named in the rules.
+        A tile's or a space's owner and kind, the usual reads (Caylus' placement cost reads the
+        owner of every open space), are answered from dicts the reader holds; everything else,
+        and every error, goes through ``attribute``."""
+        general, spaces = self.attribute, self.spaces
+        if attr == "owner":
+            def owner(g, x, pos):
+                tiles = g.s.tiles
+                if x in tiles:
+                    who = tiles[x][1]
+                    return who if who >= 0 else None
+                if x in spaces:
+                    return None
+                return general(g, x, "owner", pos)
+            return owner
+        if attr == "kind":
+            def kind(g, x, pos):
+                tiles = g.s.tiles
+                if x in tiles:
+                    return tiles[x][0]
+                if x in spaces:
+                    return x
+                return general(g, x, "kind", pos)
+            return kind
+        return lambda g, x, pos: general(g, x, attr, pos)
+
     def owner_body(self, kind):
         return self.owner_nodes.get(kind)
 

@@ -242,3 +242,24 @@ def test_tests_inside_the_bindings_give_the_options_of_the_general_check(tmp_pat
     assert general == [o for o in g.legal_options() if o.startswith("take:")]
     g.s.counters["tokens"][0] = 0
     assert g.prog.nodes[g.s.stack[-1][0]].legal(g, env)[0] == ["some:1", "some:2", "wait"]
+
+
+def test_owner_and_kind_readers_answer_as_the_general_attribute():
+    # attribute_reader answers tiles and spaces from its own dicts: the same values as
+    # Program.attribute for every kind of thing, None included, and the same error otherwise.
+    from provost.interpreter.program import RuleRuntimeError
+    g = Game.new("caylus", players=4, seed=1)
+    prog = g.prog
+    built = next(t for t in g.s.road if t is not None)
+    g.s.tiles[built] = [g.s.tiles[built][0], 2]                  # owned by seat 2
+    neutral = next(t for t in g.s.road if t is not None and t != built)
+    g.s.tiles[neutral] = [g.s.tiles[neutral][0], -1]             # nobody's
+    things = [built, neutral, "gate", next(iter(prog.buildings)), None]
+    for attr in ("owner", "kind"):
+        read = prog.attribute_reader(attr)
+        for x in things:
+            assert read(g, x, None) == prog.attribute(g, x, attr, None), (attr, x)
+        with pytest.raises(RuleRuntimeError, match="has no attribute 'owner'|has no attribute 'kind'"):
+            read(g, "no_such_place", None)
+    assert prog.attribute_reader("owner")(g, built, None) == 2
+    assert prog.attribute_reader("owner")(g, neutral, None) is None
