@@ -192,6 +192,13 @@ class EffectCompiler:
             requires.checks, requires.inline = checks, inline
             return requires
 
+        if inline is not None and inline[1] is not None:
+            # One amount, the workers already in it or apart: one generated test, as the
+            # bindings would write it, instead of scopes and a total per call.
+            requires = self.ex.compile_payment_test(inline, scope, body[0].get("pos"))
+            requires.checks, requires.inline = checks, inline
+            return requires
+
         def requires(g, env):
             p = env["player"]
             counters = g.s.counters
@@ -228,7 +235,7 @@ class EffectCompiler:
                 if not inner:
                     break
                 args = [self.ex.compile(a, scope) for a in st["args"]]
-                checks.extend(_bound(inner, d["params"], args))
+                checks.extend(_bound(inner, d["params"], args, st["args"]))
                 if len(inner) < len(d["body"]):
                     break
             else:
@@ -450,21 +457,27 @@ def _inline_test(amount_checks, workers: int):
     """``requires``' test as data the bindings' comprehension can write out
     (``ExprCompiler.compile_bindings``): ``(resource or the name expression holding it, amount
     expression, workers)``, the resource and amount None when only workers are placed; None when
-    the test adds several amounts up (several payments, a called effect's, or workers paid
-    besides the placed ones)."""
+    the test adds several amounts up (several payments, workers paid in a resource a variable
+    names besides the placed ones) or a called effect's amount names more than its parameters.
+    Workers paid besides the placed ones are one total, as ``requires`` adds them up."""
     if not amount_checks:
         return None, None, workers
     inline = getattr(amount_checks[0], "inline", None) if len(amount_checks) == 1 else None
     if inline is None:
         return None
     what, amount = inline
-    if workers and (type(what) is dict or what == "workers"):
+    if workers and type(what) is dict:
         return None             # the payment may be in workers: one total with the placed ones
+    if workers and what == "workers":
+        # Workers paid besides the placed ones: one total, as the general check adds them up.
+        total = {"e": "binop", "op": "+", "left": amount, "right": {"e": "int", "v": workers}, "pos": amount.get("pos")}
+        return what, total, 0
     return what, amount, workers
 
 
-def _bound(checks, params, args):
-    """Payment checks of a called effect, evaluated with its parameters bound to the call's arguments."""
+def _bound(checks, params, args, arg_exprs):
+    """Payment checks of a called effect, evaluated with its parameters bound to the call's
+    arguments (``args`` compiled, ``arg_exprs`` as the IR has them)."""
     out = []
     for amounts in checks:
         if amounts is None:
@@ -476,5 +489,26 @@ def _bound(checks, params, args):
             for n, a in zip(params, args):
                 local[n] = a(g, env)
             return amounts(g, local)
+        inline = getattr(amounts, "inline", None)
+        if inline is not None:
+            inline = _in_callers_terms(inline, params, arg_exprs)
+        if inline is not None:
+            bound.inline = inline
         out.append(bound)
     return out
+
+
+def _in_callers_terms(inline, params, arg_exprs):
+    """A called effect's payment ``(resource, amount)`` as expressions of the caller's scope: a
+    parameter becomes the call's argument (`return_to_camp extra` pays ``extra`` workers); None
+    when the amount names anything else, which the caller's scope could mean otherwise."""
+    def caller_expr(x):
+        if type(x) is dict and x.get("e") == "name" and x["id"] in params:
+            i = params.index(x["id"])
+            return arg_exprs[i] if i < len(arg_exprs) else None
+        return x if type(x) is not dict or not names_in(x) else None
+
+    what, amount = inline
+    what = what if type(what) is str else caller_expr(what)
+    amount = caller_expr(amount)
+    return None if what is None or amount is None else (what, amount)

@@ -235,14 +235,7 @@ class ExprCompiler:
             locals_.append(_name(local))
         tests = [self.x(when, ctx, u)] if when is not None else []
         if payment is not None:
-            res, amount, workers = payment
-            if amount is not None:
-                held = self.x(res, ctx, u) if type(res) is dict else _const(res)    # `pay 1 r`: r's value
-                tests.append(ast.Compare(left=_item(_item(_state("counters"), held), ctx.acting()), ops=[ast.GtE()],
-                                         comparators=[self.x(amount, ctx, u)]))
-            if workers:
-                tests.append(ast.Compare(left=_item(_item(_state("counters"), _const("workers")), ctx.acting()),
-                                         ops=[ast.GtE()], comparators=[_const(workers)]))
+            tests += self._payment_tests(payment, ctx, u)
         gens[-1].ifs.extend(tests)
         setup += _hoist_from_filters(gens, u)
         # The id `name:v1:v2`, a symbol written as it is (the usual value), anything else by _fmt.
@@ -257,6 +250,28 @@ class ExprCompiler:
         entry = ast.List(elts=[oid, _dict(list(zip(names, locals_))), _const(number)], ctx=ast.Load())
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))
+
+    def _payment_tests(self, payment, ctx, u) -> list:
+        """The tests that the acting player holds a payment (``effects._inline_test``'s
+        ``(resource or its name expression, amount expression, workers)``)."""
+        res, amount, workers = payment
+        tests = []
+        if amount is not None:
+            held = self.x(res, ctx, u) if type(res) is dict else _const(res)    # `pay 1 r`: r's value
+            tests.append(ast.Compare(left=_item(_item(_state("counters"), held), ctx.acting()), ops=[ast.GtE()],
+                                     comparators=[self.x(amount, ctx, u)]))
+        if workers:
+            tests.append(ast.Compare(left=_item(_item(_state("counters"), _const("workers")), ctx.acting()),
+                                     ops=[ast.GtE()], comparators=[_const(workers)]))
+        return tests
+
+    def compile_payment_test(self, payment, scope: frozenset, pos):
+        """A function ``f(g, env)``: whether the acting player holds ``payment`` (as
+        ``compile_bindings`` takes it), for an option whose payment is tested once."""
+        u = _Unit()
+        tests = self._payment_tests(payment, _Ctx(scope, {}), u)
+        test = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
+        return u.function([ast.Return(value=test)], pos)
 
     def compile_scope(self, names: list, values: list, scope: frozenset, keep=None):
         """A function ``f(g, env)`` making a called effect's scope: ``{"player": the acting

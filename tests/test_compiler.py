@@ -263,3 +263,61 @@ def test_owner_and_kind_readers_answer_as_the_general_attribute():
             read(g, "no_such_place", None)
     assert prog.attribute_reader("owner")(g, built, None) == 2
     assert prog.attribute_reader("owner")(g, neutral, None) is None
+
+
+CALLED_PAYMENT = """game g "Called payments":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+    workers_return_to camp
+
+resource pp "prestige"
+resource coin "coin"
+counter workers per player start 3
+counter camp per player start 0
+space well "Well" slots 2
+space mill "Mill" slots 2
+
+effect spend(n):
+    pay n coin
+
+effect rest(n):
+    pay n workers
+    gain n camp
+
+phase main "Main":
+    each player in players():
+        choose "Buy":
+            option buy(k in [1, 2, 3, 4]):
+                spend k
+                gain k pp
+            option skip: nothing
+        choose "Place":
+            option place(t in open_spaces()):
+                place_worker t
+                rest 2
+            option wait: nothing
+"""
+
+
+def test_a_called_effects_payment_is_tested_as_the_general_check_tests_it(tmp_path):
+    # `spend k` pays k coins through a called effect: the bindings test the caller's k against
+    # the coins (effects._in_callers_terms), per binding; `place_worker t` then `rest 2` needs
+    # three workers in all (one placed, two rested), tested once per listing.
+    path = tmp_path / "g.rules"
+    path.write_text(CALLED_PAYMENT)
+    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    buy = next(n for n in g.prog.nodes if type(n).__name__ == "Choose" and n.title == "Buy").options[0]
+    assert buy.filtered                       # the payment is a filter of the bindings
+    g.s.counters["coin"] = [2, 9]
+    g.s.counters["workers"] = [3, 2]
+    g.start_phase("main")
+    assert g.legal_options() == ["buy:1", "buy:2", "skip"]
+    g.apply("buy:2")
+    assert g.legal_options() == ["place:well", "place:mill", "wait"]
+    g.apply("wait")
+    assert g.current_player() == 1 and g.legal_options() == ["buy:1", "buy:2", "buy:3", "buy:4", "skip"]
+    g.apply("buy:4")
+    # Two workers cannot pay for a placement and a rest of two: `wait` alone, played for them.
+    assert g.finished and g.scores() == [2, 4] and g.s.counters["workers"] == [3, 2]
