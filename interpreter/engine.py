@@ -611,21 +611,37 @@ class Game:
         return out
 
     def _payments(self, cost, discount, have):
-        """Ways to pay a cost: fixed amounts, plus a choice of resource for 'any of' amounts."""
+        """Ways to pay a cost that ``have`` affords: [(label, {resource: n})], the label naming
+        the resources chosen for 'any of' amounts ("" when there is no choice)."""
+        return [(label, dict(pay)) for label, pay in self._payment_ways(cost, discount)
+                if all(have.get(r, 0) >= k for r, k in pay.items())]
+
+    def _payment_ways(self, cost, discount) -> list:
+        """Every way to pay a cost less a discount, in the order options list them, each way of
+        paying once: fixed amounts, plus a choice of resource for 'any of' amounts.  Kept by the
+        program when the choices' lists follow from the rules alone (a building's work lists
+        them once, not at every build)."""
+        prog = self.prog
+        key = (id(cost), tuple(sorted(discount.items())))
+        ways = prog.payment_ways.get(key)
+        if ways is not None:
+            return ways
         fixed: dict = {}
         choices = []
         left = dict(discount)
+        static = True
         for a in cost:
             n = a["n"]["v"] if a["n"]["e"] == "int" else 1
             what = a["what"]
-            if what in self.prog.resources:
+            if what in prog.resources:
                 cut = min(n, left.get(what, 0))
                 left[what] = left.get(what, 0) - cut
                 if n - cut:
                     fixed[what] = fixed.get(what, 0) + n - cut
             else:
-                options = self.prog.let_value(what)(self, {"player": None})
+                options = prog.let_value(what)(self, {"player": None})
                 choices.append((n, options))
+                static = static and prog.let_is_static(what)
         results = [("", fixed)]
         for n, options in choices:
             nxt = []
@@ -637,15 +653,17 @@ class Game:
                         need[r] = need.get(r, 0) + n - cut
                     nxt.append(((label + "+" if label else "") + r, need))
             results = nxt
-        seen, out = set(), []
+        # Two ways that pay the same are one option (the first label names it): whether the
+        # player can afford a way depends on what it pays alone.
+        seen, ways = set(), []
         for label, pay in results:
-            if all(have.get(r, 0) >= k for r, k in pay.items()):
-                key = tuple(sorted(pay.items()))
-                if key in seen:
-                    continue
-                seen.add(key)
-                out.append((label if choices else "", pay))
-        return out
+            key_pay = tuple(sorted(pay.items()))
+            if key_pay not in seen:
+                seen.add(key_pay)
+                ways.append((label if choices else "", pay))
+        if static:
+            prog.payment_ways[key] = ways
+        return ways
 
     def do_build(self, p, spec):
         kind, payment, site = spec

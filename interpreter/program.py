@@ -39,6 +39,7 @@ class Program:
         self.score = self.game["score"]
         self._hidden_names: set | None = None
         self._resets: dict = {}
+        self.payment_ways: dict = {}       # Game._payment_ways: a cost's ways of paying, by cost and discount
         self.worker_home = self.game.get("workers_return_to") or "workers"   # where workers go off a space
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0

@@ -12,6 +12,8 @@ import pytest
 
 from caylus_scenarios import BLUE, GREEN, RED, choose, empty_road_after_neutrals, give, kind_at, new_game, occupy, tile_at
 
+from provost.interpreter.engine import Game
+
 STOCK = dict(denier=10, food=3, wood=3, stone=3, cloth=3, gold=3, pp=0)
 
 # building, Red's options in order, Red's changes (resources not named are unchanged)
@@ -250,3 +252,20 @@ def test_favor_buildings_row():
     choose(g, neutral)
     assert g.s.counters["cloth"][RED] == 0 and g.s.counters["pp"][RED] == 2
     assert any(t and g.s.tiles[t] == ["residence", RED] for t in g.s.road)
+
+
+def test_ways_to_pay_an_any_cube_cost_follow_what_the_player_holds():
+    # The ways of paying "1 wood, 1 any_cube" are worked out once per cost and discount
+    # (Game._payment_ways); which of them a player can afford is decided at each build, and
+    # each build gets payments of its own.
+    g = Game.new("caylus", players=4, seed=1)
+    cost = g.prog.buildings["wood_marketplace"]["cost"]
+    assert g._payments(cost, {}, {"wood": 1, "food": 1, "gold": 1}) == [
+        ("food", {"wood": 1, "food": 1}), ("gold", {"wood": 1, "gold": 1})]
+    assert g._payments(cost, {}, {"wood": 2}) == [("wood", {"wood": 2})]
+    assert g._payments(cost, {}, {"food": 3}) == []
+    # A discount of one wood: the wood is free, the cube is still chosen.
+    assert g._payments(cost, {"wood": 1}, {"stone": 1}) == [("stone", {"stone": 1})]
+    taken = g._payments(cost, {}, {"wood": 2})[0][1]
+    taken["wood"] = 99                       # a caller that edits its payment edits its own copy
+    assert g._payments(cost, {}, {"wood": 2}) == [("wood", {"wood": 2})]
