@@ -7,7 +7,7 @@ may stop for a decision (choices, building, activation) are their own nodes.
 from __future__ import annotations
 
 from . import nodes as N
-from .expressions import RuleRuntimeError
+from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
 
 load_all()
@@ -355,6 +355,8 @@ class EffectCompiler:
             a = args[0]
             what = a["what"] if parts[0][0] == "res" else {"e": "name", "id": a["what"], "pos": a.get("pos")}
             evaluate.inline = (what, a["n"])
+        elif len(parts) == 1:
+            evaluate.inline = (BUNDLE, args[0])         # `pay b`: the bundle as an expression
         return evaluate
 
     def _plain_player_counter(self, name) -> bool:
@@ -466,6 +468,8 @@ def _inline_test(amount_checks, workers: int):
     if inline is None:
         return None
     what, amount = inline
+    if what is BUNDLE:
+        return what, amount, workers        # holds_bundle adds the workers up with the bundle
     if workers and type(what) is dict:
         return None             # the payment may be in workers: one total with the placed ones
     if workers and what == "workers":

@@ -23,8 +23,8 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, counted, TableRef, each_in_scope, context_value, floordiv, held, index_into, index_of,
-                      mod, Multisets, owned_tiles, position_of, road_tiles)
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle,
+                      index_into, index_of, mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
 def _constant(v):
@@ -255,6 +255,9 @@ class ExprCompiler:
         """The tests that the acting player holds a payment (``effects._inline_test``'s
         ``(resource or its name expression, amount expression, workers)``)."""
         res, amount, workers = payment
+        if res is BUNDLE:           # `pay b`: one of each resource in the list, the workers with them
+            return [_call(u.ref(holds_bundle), _state("counters"), ctx.acting(), self.x(amount, ctx, u),
+                          _const(workers))]
         tests = []
         if amount is not None:
             held = self.x(res, ctx, u) if type(res) is dict else _const(res)    # `pay 1 r`: r's value
@@ -587,6 +590,9 @@ class ExprCompiler:
     def f_multisets(self, args, pos, u, ctx):
         return _call(u.ref(Multisets()), *args, u.value(pos))
 
+
+BUNDLE = type("Bundle", (), {"__repr__": lambda self: "BUNDLE"})()
+"""In a payment ``(resource, amount, workers)``: the amount is a bundle of resources (`pay b`)."""
 
 _KEEP_OPS = 5       # operations (reads, comparisons, arithmetic) in a part worth keeping without a call
 

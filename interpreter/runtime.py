@@ -65,6 +65,19 @@ def held(g, player, what, pos):
         raise RuleRuntimeError("%r is not a resource" % (what,), pos)
 
 
+def holds_bundle(counters, player, bundle, workers):
+    """Whether the player holds a bundle (a list of resources, one of each, or one resource)
+    and ``workers`` workers besides: the payment check of `pay b` added up as
+    ``effects._requirement`` adds it up."""
+    need = {"workers": workers} if workers else {}
+    for r in (bundle if type(bundle) is list else [bundle]):
+        need[r] = need.get(r, 0) + 1
+    for r, n in need.items():
+        if counters[r][player] < n:
+            return False
+    return True
+
+
 def context_value(env, name, pos):
     try:
         return env[name]

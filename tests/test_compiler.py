@@ -321,3 +321,45 @@ def test_a_called_effects_payment_is_tested_as_the_general_check_tests_it(tmp_pa
     g.apply("buy:4")
     # Two workers cannot pay for a placement and a rest of two: `wait` alone, played for them.
     assert g.finished and g.scores() == [2, 4] and g.s.counters["workers"] == [3, 2]
+
+
+BUNDLES = """game g "Bundles":
+    players 2..2
+    score pp
+    max_rounds 1
+    rounds main
+
+resource pp "prestige"
+resource gem "gem"
+resource ore "ore"
+counter workers per player start 1
+space well "Well" slots 2
+
+phase main "Main":
+    each player in players():
+        choose "Give":
+            option give(x in [[gem], [gem, gem], [gem, ore], [ore, ore, ore]]):
+                pay x
+                gain 1 pp
+            option hire(t in open_spaces(), x in [[gem], [ore]]):
+                place_worker t
+                pay x
+            option skip: nothing
+"""
+
+
+def test_a_bundle_payment_in_the_bindings_counts_each_resource_and_the_placed_workers(tmp_path):
+    path = tmp_path / "g.rules"
+    path.write_text(BUNDLES)
+    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    give = next(n for n in g.prog.nodes if type(n).__name__ == "Choose").options[0]
+    assert give.filtered
+    g.s.counters["gem"] = [1, 2]
+    g.s.counters["ore"] = [1, 2]
+    g.s.counters["workers"] = [0, 1]
+    g.start_phase("main")
+    # Seat 0: one gem, one ore, no worker to place.
+    assert g.legal_options() == ["give:gem", "give:gem+ore", "skip"]
+    g.apply("give:gem+ore")
+    # Seat 1: two of each, a worker: two gems yes, three ores no.
+    assert g.legal_options() == ["give:gem", "give:gem+gem", "give:gem+ore", "hire:well:gem", "hire:well:ore", "skip"]
