@@ -520,7 +520,7 @@ class ExprCompiler:
 
     def _inlinable(self, name, args) -> bool:
         d = self.p.lets[name]
-        return (bool(d["params"]) and all(map(_is_simple, args)) and name not in self._inlining
+        return (all(map(_is_simple, args)) and name not in self._inlining
                 and len(self._inlining) < _INLINE_DEPTH and _size(d["value"]) <= _INLINE_SIZE
                 and not self.p.let_is_static(name))
 
