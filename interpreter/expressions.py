@@ -27,6 +27,17 @@ from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, counted, TableR
                       index_into, index_of, mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
+class _Bundle:
+    """The resource of a payment ``(resource, amount, workers)`` whose amount is a bundle of
+    resources, one of each (`pay b`): ``BUNDLE``, the only one."""
+
+    def __repr__(self):
+        return "BUNDLE"
+
+
+BUNDLE = _Bundle()
+
+
 def _constant(v):
     """A function for a literal or a symbol; ``value`` lets callers specialise on it."""
     def constant(g, env):
@@ -210,9 +221,10 @@ class ExprCompiler:
         """A function ``f(g, env)`` listing the entries ``[id, bindings, number]`` of option
         ``number`` of its choice, for every combination of its parameters' values that their
         ``where``s allow, the first parameter outermost; with ``when`` (an expression) and
-        ``payment`` (``(resource or its name expression, amount expression, workers)``, see
-        ``effects._inline_test``), only the combinations for which the option's condition holds and the acting player holds
-        the amount and the workers.
+        ``payment`` (``(resource or its name expression, amount expression, workers)``, or
+        ``(BUNDLE, bundle expression, workers)``; see ``effects._inline_test``), only the
+        combinations for which the option's condition holds and the acting player holds the
+        amount and the workers.
 
         A parameter's list that names no earlier parameter is computed once, before the others."""
         from .effects import names_in
@@ -590,9 +602,6 @@ class ExprCompiler:
     def f_multisets(self, args, pos, u, ctx):
         return _call(u.ref(Multisets()), *args, u.value(pos))
 
-
-BUNDLE = type("Bundle", (), {"__repr__": lambda self: "BUNDLE"})()
-"""In a payment ``(resource, amount, workers)``: the amount is a bundle of resources (`pay b`)."""
 
 _KEEP_OPS = 5       # operations (reads, comparisons, arithmetic) in a part worth keeping without a call
 
