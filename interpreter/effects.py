@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import nodes as N
 from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
+from .runtime import holds
 
 load_all()
 
@@ -179,40 +180,27 @@ class EffectCompiler:
 
         amount_checks = [c for c in checks if c is not None]
         workers_needed = len(checks) - len(amount_checks)   # place_worker: one worker from the hand each
-        single = getattr(amount_checks[0], "single", None) if len(amount_checks) == 1 else None
         inline = _inline_test(amount_checks, workers_needed)
+        single = getattr(amount_checks[0], "single", None) if len(amount_checks) == 1 else None
         if single is not None and single[0] != "workers":
-            # The common case: one amount of one resource (`pay placement_cost(t) denier`).
+            # One amount of one resource (`pay 1 denier`): a closure of the compiled engine,
+            # cheaper to call from Choose.legal than a generated function (0.3% of a game).
             res, n = single
 
             def requires(g, env):
                 p = env["player"]
                 counters = g.s.counters
                 return counters[res][p] >= n(g, env) and (not workers_needed or counters["workers"][p] >= workers_needed)
-            requires.checks, requires.inline = checks, inline
-            return requires
-
-        if inline is not None and inline[1] is not None:
-            # One amount, the workers already in it or apart: one generated test, as the
-            # bindings would write it, instead of scopes and a total per call.
+        elif inline is not None and inline[1] is not None:
+            # One amount (or one bundle), the workers in it or apart: one generated test, as
+            # the bindings would write it, instead of scopes and a total per call.
             requires = self.ex.compile_payment_test(inline, scope, body[0].get("pos"))
-            requires.checks, requires.inline = checks, inline
-            return requires
+        else:
+            one = amount_checks[0] if len(amount_checks) == 1 else None
 
-        def requires(g, env):
-            p = env["player"]
-            counters = g.s.counters
-            if len(amount_checks) == 1:
-                pairs = amount_checks[0](g, env)
-                if len(pairs) == 1 and pairs[0][0] != "workers":
-                    # The common case: one payment, maybe a worker; no totals to add up.
-                    res, n = pairs[0]
-                    return counters[res][p] >= n and (not workers_needed or counters["workers"][p] >= workers_needed)
-            need: dict = {"workers": workers_needed} if workers_needed else {}
-            for amounts in amount_checks:
-                for res, n in amounts(g, env):
-                    need[res] = need.get(res, 0) + n
-            return all(counters[r][p] >= n for r, n in need.items())
+            def requires(g, env):
+                pairs = one(g, env) if one is not None else [x for amounts in amount_checks for x in amounts(g, env)]
+                return holds(g.s.counters, env["player"], pairs, workers_needed)
         requires.checks = checks          # read by interpreter/explain.py to say what is missing
         requires.inline = inline
         return requires
@@ -493,11 +481,7 @@ def _bound(checks, params, args, arg_exprs):
             for n, a in zip(params, args):
                 local[n] = a(g, env)
             return amounts(g, local)
-        inline = getattr(amounts, "inline", None)
-        if inline is not None:
-            inline = _in_callers_terms(inline, params, arg_exprs)
-        if inline is not None:
-            bound.inline = inline
+        bound.inline = _in_callers_terms(getattr(amounts, "inline", None), params, arg_exprs)
         out.append(bound)
     return out
 
@@ -505,14 +489,15 @@ def _bound(checks, params, args, arg_exprs):
 def _in_callers_terms(inline, params, arg_exprs):
     """A called effect's payment ``(resource, amount)`` as expressions of the caller's scope: a
     parameter becomes the call's argument (`return_to_camp extra` pays ``extra`` workers); None
-    when the amount names anything else, which the caller's scope could mean otherwise."""
+    when the amount names anything else, which the caller's scope could mean otherwise (or when
+    the effect's payment has no such form itself)."""
     def caller_expr(x):
         if type(x) is dict and x.get("e") == "name" and x["id"] in params:
             i = params.index(x["id"])
             return arg_exprs[i] if i < len(arg_exprs) else None
         return x if type(x) is not dict or not names_in(x) else None
 
-    what, amount = inline
-    what = what if type(what) is str else caller_expr(what)
-    amount = caller_expr(amount)
+    if inline is None:
+        return None
+    what, amount = caller_expr(inline[0]), caller_expr(inline[1])
     return None if what is None or amount is None else (what, amount)

@@ -65,17 +65,23 @@ def held(g, player, what, pos):
         raise RuleRuntimeError("%r is not a resource" % (what,), pos)
 
 
-def holds_bundle(counters, player, bundle, workers):
-    """Whether the player holds a bundle (a list of resources, one of each, or one resource)
-    and ``workers`` workers besides: the payment check of `pay b` added up as
-    ``effects._requirement`` adds it up."""
-    need = {"workers": workers} if workers else {}
-    for r in (bundle if type(bundle) is list else [bundle]):
-        need[r] = need.get(r, 0) + 1
+def holds(counters, player, pairs, workers):
+    """Whether the player holds a payment: every ``(resource, n)`` of ``pairs``, the amounts of
+    one resource added up, and ``workers`` workers besides (the ones placements take)."""
+    need: dict = {}
+    for r, n in pairs:
+        need[r] = need.get(r, 0) + n
+    if workers:         # tested last, as the bindings' generated tests test them
+        need["workers"] = need.get("workers", 0) + workers
     for r, n in need.items():
         if counters[r][player] < n:
             return False
     return True
+
+
+def holds_bundle(counters, player, bundle, workers):
+    """``holds`` for `pay b`: a bundle is a list of resources, one of each, or one resource."""
+    return holds(counters, player, [(r, 1) for r in (bundle if type(bundle) is list else [bundle])], workers)
 
 
 def context_value(env, name, pos):

@@ -14,13 +14,23 @@ from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
 from provost.interpreter.program import _PURE_FUNCTIONS, is_static, program_for
 
-GAME = """game g "Compiler":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
 
-resource pp "prestige"
+def two_player_game(title: str, head: str = "") -> str:
+    """The start of a one-round rule file for two players who score `pp` (``head``: one more
+    line of the game's head); the test's own declarations follow."""
+    more = "    %s\n" % head if head else ""
+    return ('game g "%s":\n    players 2..2\n    score pp\n    max_rounds 1\n    rounds main\n%s\n'
+            'resource pp "prestige"\n' % (title, more))
+
+
+def loaded(tmp_path, text: str, name: str = "g.rules"):
+    """The checked rules of ``text``, written to a file of the test's own."""
+    path = tmp_path / name
+    path.write_text(text)
+    return load_checked(str(path))
+
+
+GAME = two_player_game("Compiler") + """\
 counter tokens per player start 2
 zone pile
 
@@ -47,9 +57,7 @@ phase main "Main":
 
 @pytest.fixture(scope="module")
 def rules(tmp_path_factory):
-    path = tmp_path_factory.mktemp("compiler") / "g.rules"
-    path.write_text(GAME)
-    return load_checked(str(path))
+    return loaded(tmp_path_factory.mktemp("compiler"), GAME)
 
 
 def test_hoisted_parts_run_only_where_the_rule_would_run_them(rules):
@@ -59,13 +67,7 @@ def test_hoisted_parts_run_only_where_the_rule_would_run_them(rules):
     assert g.scores() == [5, 0]          # first(best([3, 1, 4, 1, 5])) == 5: the max computed once is right
 
 
-KEPT_READS = """game g "Kept reads":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
-
-resource pp "prestige"
+KEPT_READS = two_player_game("Kept reads") + """\
 counter tokens per player start 2
 
 phase main "Main":
@@ -81,9 +83,7 @@ def test_reads_kept_across_a_listing_run_only_where_the_rule_runs_them(tmp_path)
     # `tokens of 5 > 0` and `(tokens of 0) + 1` name no parameter and are long enough to be kept
     # for the whole listing (_hoist_from_filters); with two players the first fails when read,
     # and `k > 5` never lets it be read.
-    path = tmp_path / "g.rules"
-    path.write_text(KEPT_READS)
-    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    g = Game.new(loaded(tmp_path, KEPT_READS), players=2, seed=0)
     assert g.legal_options() == ["take:1", "take:3"]       # k <= 3 and k != 2: read once, right for every k
     g.s.counters["tokens"][0] = 3                # read afresh by the next listing
     g.s.counters["tokens"][1] = 1
@@ -163,13 +163,7 @@ def test_piece_index_sees_pieces_moved_from_outside_the_engine():
     assert "at:" + target in g.legal_options()
 
 
-OPS = """game g "Operators":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
-
-resource pp "prestige"
+OPS = two_player_game("Operators") + """\
 let xs = [1, 3]
 let cmp(x) = [x == 3, x != 3, x < 3, x > 3, x <= 3, x >= 3, x in xs, x not in xs, not (x in xs), not (x not in xs)]
 let cmp_expr(x) = [x == count(xs) + 1, x < count(xs) + 1, x in [count(xs)], not (x in [count(xs)])]
@@ -184,9 +178,7 @@ phase main "Main":
 def test_specialised_comparisons_keep_their_meaning(tmp_path):
     # A scope variable against a literal or an expression, and `not (x in xs)`, have their own
     # closures: they must agree with the operators' plain meaning for every operand.
-    path = tmp_path / "ops.rules"
-    path.write_text(OPS)
-    prog = program_for(load_checked(str(path)))
+    prog = program_for(loaded(tmp_path, OPS, "ops.rules"))
     cmp, cmp_expr = prog.let_function("cmp"), prog.let_function("cmp_expr")
     for x in range(6):
         assert cmp(None, {"player": 0, "x": x}) == [
@@ -194,13 +186,7 @@ def test_specialised_comparisons_keep_their_meaning(tmp_path):
         assert cmp_expr(None, {"player": 0, "x": x}) == [x == 3, x < 3, x == 2, x != 2]
 
 
-FUSED = """game g "Fused":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
-
-resource pp "prestige"
+FUSED = two_player_game("Fused") + """\
 counter tokens per player start 3
 
 let nothing_here = []
@@ -226,9 +212,7 @@ phase main "Main":
 
 
 def test_tests_inside_the_bindings_give_the_options_of_the_general_check(tmp_path):
-    path = tmp_path / "fused.rules"
-    path.write_text(FUSED)
-    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    g = Game.new(loaded(tmp_path, FUSED, "fused.rules"), players=2, seed=0)
     take, both = g.prog.nodes[g.s.stack[-1][0]].options[:2]
     # `when k != 2` and `pay k tokens` go into take's comprehension; two amounts need the general check.
     assert take.filtered and not both.filtered
@@ -265,14 +249,7 @@ def test_owner_and_kind_readers_answer_as_the_general_attribute():
     assert prog.attribute_reader("owner")(g, neutral, None) is None
 
 
-CALLED_PAYMENT = """game g "Called payments":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
-    workers_return_to camp
-
-resource pp "prestige"
+CALLED_PAYMENT = two_player_game("Called payments", head="workers_return_to camp") + """\
 resource coin "coin"
 counter workers per player start 3
 counter camp per player start 0
@@ -305,9 +282,7 @@ def test_a_called_effects_payment_is_tested_as_the_general_check_tests_it(tmp_pa
     # `spend k` pays k coins through a called effect: the bindings test the caller's k against
     # the coins (effects._in_callers_terms), per binding; `place_worker t` then `rest 2` needs
     # three workers in all (one placed, two rested), tested once per listing.
-    path = tmp_path / "g.rules"
-    path.write_text(CALLED_PAYMENT)
-    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    g = Game.new(loaded(tmp_path, CALLED_PAYMENT), players=2, seed=0)
     buy = next(n for n in g.prog.nodes if type(n).__name__ == "Choose" and n.title == "Buy").options[0]
     assert buy.filtered                       # the payment is a filter of the bindings
     g.s.counters["coin"] = [2, 9]
@@ -323,13 +298,7 @@ def test_a_called_effects_payment_is_tested_as_the_general_check_tests_it(tmp_pa
     assert g.finished and g.scores() == [2, 4] and g.s.counters["workers"] == [3, 2]
 
 
-BUNDLES = """game g "Bundles":
-    players 2..2
-    score pp
-    max_rounds 1
-    rounds main
-
-resource pp "prestige"
+BUNDLES = two_player_game("Bundles") + """\
 resource gem "gem"
 resource ore "ore"
 counter workers per player start 1
@@ -349,9 +318,7 @@ phase main "Main":
 
 
 def test_a_bundle_payment_in_the_bindings_counts_each_resource_and_the_placed_workers(tmp_path):
-    path = tmp_path / "g.rules"
-    path.write_text(BUNDLES)
-    g = Game.new(load_checked(str(path)), players=2, seed=0)
+    g = Game.new(loaded(tmp_path, BUNDLES), players=2, seed=0)
     give = next(n for n in g.prog.nodes if type(n).__name__ == "Choose").options[0]
     assert give.filtered
     g.s.counters["gem"] = [1, 2]
