@@ -58,15 +58,18 @@ def keep_parsed_ir(text: str, ir: dict) -> None:
     usercache.write_json(_name("ir", text), ir)
 
 
-def _resolved_key(rs) -> str:
-    return json.dumps([rs.name, rs.variant, rs.decls, rs.files, rs.chain,
+def _resolved_key(rs, decl_texts: list[str]) -> str:
+    """The resolved rules as text: their files and chain, then each declaration's JSON."""
+    head = json.dumps([rs.name, rs.variant, rs.files, rs.chain,
                        sorted((list(k), v) for k, v in rs.step_files.items())],
                       sort_keys=True, separators=(",", ":"))
+    return head + "\n" + "\n".join(decl_texts)
 
 
-def checked(rs) -> list[Diagnostic] | None:
-    """The diagnostics the checks gave these resolved rules before, or None."""
-    doc = usercache.read_json(_name("checks", _resolved_key(rs)))
+def checked(rs, decl_texts: list[str]) -> list[Diagnostic] | None:
+    """The diagnostics the checks gave these resolved rules before, or None.  ``decl_texts``:
+    the declarations as ``loader.decl_texts`` encodes them."""
+    doc = usercache.read_json(_name("checks", _resolved_key(rs, decl_texts)))
     if not isinstance(doc, list):
         return None
     try:
@@ -75,9 +78,9 @@ def checked(rs) -> list[Diagnostic] | None:
         return None
 
 
-def keep_checked(rs, diags: list[Diagnostic]) -> None:
+def keep_checked(rs, decl_texts: list[str], diags: list[Diagnostic]) -> None:
     if not any(d.severity == "error" for d in diags):
-        usercache.write_json(_name("checks", _resolved_key(rs)), [d.to_dict() for d in diags])
+        usercache.write_json(_name("checks", _resolved_key(rs, decl_texts)), [d.to_dict() for d in diags])
 
 
 def shipped_listing(state: str):

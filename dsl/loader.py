@@ -184,8 +184,14 @@ def dump_ir(ir: dict, fmt: str) -> str:
 
 
 # ------------------------------------------------------------------ shipped rulesets
+_SHIPPED_DIR: list = []
+
+
 def shipped_dir() -> str:
-    return str(resources.files("provost.rulesets"))
+    """Where the shipped rule files are (the installed package does not move while it runs)."""
+    if not _SHIPPED_DIR:
+        _SHIPPED_DIR.append(str(resources.files("provost.rulesets")))
+    return _SHIPPED_DIR[0]
 
 
 def _shipped_files() -> list[str]:
@@ -234,13 +240,35 @@ def _entry(head: dict, path: str) -> dict:
 _SHIPPED: dict = {}
 
 
+_STATES: dict = {}
+
+
 def _files_state(files: list[str]) -> str | None:
     """A digest of the files' names and contents, or None when it cannot be had: a file is
-    unreadable or is being edited in an editor's buffer."""
-    h = hashlib.sha256()
+    unreadable or is being edited in an editor's buffer.  Kept in the process while the files'
+    sizes and modification times are unchanged, as ``_head_of`` keeps heads."""
+    signature = []
     for f in files:
         if is_edited(f):
             return None
+        try:
+            st = os.stat(f)
+        except OSError:
+            return None
+        signature.append((f, st.st_mtime_ns, st.st_size))
+    signature = tuple(signature)
+    state = _STATES.get(signature)
+    if state is None:
+        state = _contents_digest(files)
+        if state is not None:
+            _STATES.clear()
+            _STATES[signature] = state
+    return state
+
+
+def _contents_digest(files: list[str]) -> str | None:
+    h = hashlib.sha256()
+    for f in files:
         try:
             with open(f, "rb") as fh:
                 data = fh.read()
@@ -747,23 +775,31 @@ def _blame_the_variant(rs: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]
 
 
 # ------------------------------------------------------------------ public entry points
-def digest_of(decls: list[dict]) -> str:
+def decl_texts(decls: list[dict]) -> list[str]:
+    """Each declaration as canonical JSON (keys sorted), for the digest and the checks' cache key."""
+    return [json.dumps(d, sort_keys=True) for d in decls]
+
+
+def digest_of(decls: list[dict], texts: list[str] | None = None) -> str:
     """The rules' digest: saves and logs name it, and a changed rule changes it.
 
     Invariants check games, they do not change how one is played: adding one keeps the digest,
-    so saved games, logs and learned values made before stay valid."""
-    played = [d for d in decls if d.get("kind") != "invariant"]
-    return hashlib.sha256(json.dumps(played, sort_keys=True).encode()).hexdigest()[:16]
+    so saved games, logs and learned values made before stay valid.  It hashes the JSON of the
+    list of played declarations (``texts``: ``decl_texts(decls)`` when the caller has them)."""
+    texts = decl_texts(decls) if texts is None else texts
+    played = ", ".join(t for d, t in zip(decls, texts) if d.get("kind") != "invariant")
+    return hashlib.sha256(("[" + played + "]").encode()).hexdigest()[:16]
 
 
 def _finish(rs: Ruleset, diags: list[Diagnostic]) -> list[Diagnostic]:
-    found = derived.checked(rs)
+    texts = decl_texts(rs.decls)      # one encoding of the rules for both keys
+    found = derived.checked(rs, texts)
     if found is None:
         from .checks import run_checks
         found = _blame_the_variant(rs, run_checks(rs))
-        derived.keep_checked(rs, found)
+        derived.keep_checked(rs, texts, found)
     diags = diags + found
-    rs.digest = digest_of(rs.decls)
+    rs.digest = digest_of(rs.decls, texts)
     return diags
 
 

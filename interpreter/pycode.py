@@ -48,26 +48,53 @@ def _name_ok(name: str) -> bool:
     return name in ("g", "env") or name in BUILTINS or _GENERATED.match(name) is not None
 
 
+_NODE_TYPES = frozenset(_NODES)
+#: The node types compile() wants a position on (expressions, statements, arguments...).
+_LOCATED = frozenset(t for t in _NODES if "lineno" in t._attributes)
+
+
 def check_closed(tree: ast.AST) -> None:
-    """Raise ``UnsafeCode`` unless every node of the tree is in the closed language."""
-    for node in ast.walk(tree):
-        if not isinstance(node, _NODES):
-            raise UnsafeCode("node %s" % type(node).__name__)
-        if isinstance(node, ast.Name) and not _name_ok(node.id):
-            raise UnsafeCode("name %r" % node.id)
-        if isinstance(node, ast.arg) and not _name_ok(node.arg):
-            raise UnsafeCode("argument %r" % node.arg)
-        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.returns
-                                                  or not _GENERATED.match(node.name)):
-            raise UnsafeCode("function %r" % node.name)
-        if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
-            raise UnsafeCode("attribute %r" % node.attr)
-        if isinstance(node, ast.Constant) and type(node.value) not in _CONSTANT_TYPES:
-            raise UnsafeCode("constant of type %s" % type(node.value).__name__)
-        if isinstance(node, ast.keyword) and node.arg != "default":
-            raise UnsafeCode("keyword %r" % node.arg)
-        if isinstance(node, ast.arguments) and (node.vararg or node.kwarg or node.kwonlyargs or node.defaults):
-            raise UnsafeCode("arguments other than plain positional ones")
+    """Raise ``UnsafeCode`` unless every node of the tree is in the closed language.
+
+    The same walk gives every node the position ``ast.fix_missing_locations`` would (line 1,
+    column 0: the compiler sets none), so a tree is gone through once before compiling."""
+    stack = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        kind = type(node)
+        if kind not in _NODE_TYPES:
+            raise UnsafeCode("node %s" % kind.__name__)
+        if kind is ast.Name:
+            if not _name_ok(node.id):
+                raise UnsafeCode("name %r" % node.id)
+        elif kind is ast.Constant:
+            if type(node.value) not in _CONSTANT_TYPES:
+                raise UnsafeCode("constant of type %s" % type(node.value).__name__)
+        elif kind is ast.Attribute:
+            if node.attr not in ATTRIBUTES:
+                raise UnsafeCode("attribute %r" % node.attr)
+        elif kind is ast.arg:
+            if not _name_ok(node.arg):
+                raise UnsafeCode("argument %r" % node.arg)
+        elif kind is ast.FunctionDef:
+            if node.decorator_list or node.returns or not _GENERATED.match(node.name):
+                raise UnsafeCode("function %r" % node.name)
+        elif kind is ast.keyword:
+            if node.arg != "default":
+                raise UnsafeCode("keyword %r" % node.arg)
+        elif kind is ast.arguments:
+            if node.vararg or node.kwarg or node.kwonlyargs or node.defaults:
+                raise UnsafeCode("arguments other than plain positional ones")
+        if kind in _LOCATED:
+            node.lineno = node.end_lineno = 1
+            node.col_offset = node.end_col_offset = 0
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if type(child) is list:
+                extend(x for x in child if x is not None)
+            elif isinstance(child, ast.AST):
+                push(child)
 
 
 def make_functions(defs: list, namespace: dict, where: str) -> dict:
@@ -76,8 +103,7 @@ def make_functions(defs: list, namespace: dict, where: str) -> dict:
     Returns name -> function; each is also put in ``namespace``, so the functions may call
     one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's."""
     module = ast.Module(body=defs, type_ignores=[])
-    ast.fix_missing_locations(module)
-    check_closed(module)
+    check_closed(module)            # and gives the nodes their positions
     code = compile(module, where, "exec", dont_inherit=True)
     namespace["__builtins__"] = BUILTINS
     made = {}
