@@ -1,12 +1,14 @@
 """Files provost keeps in the user's own cache directory, and only there.
 
-What is cached (the grammar's parse tables; the IR and check results of rule files, `derived`)
-is derived data: losing it costs
-time, trusting a planted copy would cost correctness or worse.  So a cached file is read only
-when its directory and the file belong to this user and nobody else can write them, it is never
-reached through a symbolic link, it is written to a temporary file and renamed into place
-(readers see the old file or the new one, never half of one), and its format is data (JSON),
-never a pickle.  Any doubt means "no cache": the caller rebuilds.
+What is cached (the grammar's parse tables; the IR and check results of rule files, `derived`;
+the compiled code of a program's generated functions, `provost.interpreter.codecache`) is
+derived data: losing it costs time, trusting a planted copy would cost correctness or worse.
+So a cached file is read only when its directory and the file belong to this user and nobody
+else can write them, it is never reached through a symbolic link, it is written to a temporary
+file and renamed into place (readers see the old file or the new one, never half of one), and
+its format is data: JSON, or for code Python's own ``marshal`` (what ``.pyc`` files hold,
+which builds code objects and runs nothing), never a pickle.  Any doubt means "no cache": the
+caller rebuilds.
 
 The directory is ``platformdirs.user_cache_dir("provost")`` (``~/.cache/provost`` on Linux,
 ``$XDG_CACHE_HOME/provost`` when that is set); ``PROVOST_CACHE_DIR`` overrides it, and
@@ -58,9 +60,8 @@ def _private(path: str, directory: bool) -> bool:
     return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def read_json(name: str, object_pairs_hook=None):
-    """The cached JSON document NAME, or None (missing, not private, unreadable or not JSON);
-    ``object_pairs_hook`` as ``json.loads`` takes it."""
+def read_bytes(name: str) -> bytes | None:
+    """The cached file NAME's bytes, or None (missing, not private, a link, unreadable, too big)."""
     base = cache_dir()
     if base is None:
         return None
@@ -77,31 +78,49 @@ def read_json(name: str, object_pairs_hook=None):
                     or (hasattr(os, "getuid") and st.st_uid != os.getuid())
                     or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
                 return None
-            return json.loads(f.read(MAX_BYTES + 1), object_pairs_hook=object_pairs_hook)
-    except (OSError, ValueError, RecursionError):
+            data = f.read(MAX_BYTES + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_BYTES else None
+
+
+def read_json(name: str, object_pairs_hook=None):
+    """The cached JSON document NAME, or None (missing, not private, unreadable or not JSON);
+    ``object_pairs_hook`` as ``json.loads`` takes it."""
+    data = read_bytes(name)
+    if data is None:
+        return None
+    try:
+        return json.loads(data, object_pairs_hook=object_pairs_hook)
+    except (ValueError, RecursionError):
         return None
 
 
 def write_json(name: str, document) -> bool:
     """Write DOCUMENT as the cached file NAME atomically; False when there is no usable cache."""
-    base = cache_dir()
-    if base is None:
-        return False
     try:
         # dumps, not dump: only the one-shot encoder is json's C one (an IR: 30 ms against 5)
         text = json.dumps(document, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         return False
+    return write_bytes(name, text.encode("utf-8"))
+
+
+def write_bytes(name: str, data: bytes) -> bool:
+    """Write DATA as the cached file NAME atomically; False when there is no usable cache."""
+    base = cache_dir()
+    if base is None or len(data) > MAX_BYTES:
+        return False
     try:
-        fd, tmp = tempfile.mkstemp(dir=base, prefix=".tmp-", suffix=".json")   # mode 0600, never a link
+        fd, tmp = tempfile.mkstemp(dir=base, prefix=".tmp-")   # mode 0600, never a link
     except OSError:
         return False
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, os.path.join(base, name))   # replaces a planted link itself, never its target
         return True
-    except (OSError, TypeError, ValueError):
+    except OSError:
         try:
             os.unlink(tmp)
         except OSError:

@@ -106,7 +106,8 @@ _DESCEND = {"binop": ("left", "right"), "not": ("x",), "neg": ("x",), "if": ("co
 class _Unit:
     """One compiled expression: its functions, the objects they refer to, fresh names."""
 
-    def __init__(self):
+    def __init__(self, code_cache=None):
+        self.code_cache = code_cache
         self.ns: dict = {}
         self.defs: list = []
         self._refs: dict = {}
@@ -135,7 +136,7 @@ class _Unit:
         name = self.fresh("f")
         self.define(name, [_G, _ENV], body_statements)
         pos = pos or [0, 0]
-        return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]))[name]
+        return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]), self.code_cache)[name]
 
 
 class _Ctx:
@@ -207,10 +208,11 @@ class ExprCompiler:
     def __init__(self, program):
         self.p = program
         self._inlining: list = []          # the lets being written out, innermost last
+        self.code_cache = None             # a CodeCache while the program is being built
 
     def compile(self, e, scope: frozenset):
         """A function ``f(g, env)`` computing the expression; ``scope`` is what ``env`` binds."""
-        u = _Unit()
+        u = _Unit(self.code_cache)
         tree = self.x(e, _Ctx(scope, {}), u)
         if type(tree) is ast.Constant:
             return _constant(tree.value)
@@ -230,7 +232,7 @@ class ExprCompiler:
         from .effects import names_in
         from .nodes import _fmt
 
-        u = _Unit()
+        u = _Unit(self.code_cache)
         ctx = _Ctx(scope, {})
         setup, gens, names, locals_ = [], [], [], []
         for k, prm in enumerate(params):
@@ -283,7 +285,7 @@ class ExprCompiler:
     def compile_payment_test(self, payment, scope: frozenset, pos):
         """A function ``f(g, env)``: whether the acting player holds ``payment`` (as
         ``compile_bindings`` takes it), for an option whose payment is tested once."""
-        u = _Unit()
+        u = _Unit(self.code_cache)
         tests = self._payment_tests(payment, _Ctx(scope, {}), u)
         test = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
         return u.function([ast.Return(value=test)], pos)
@@ -292,7 +294,7 @@ class ExprCompiler:
         """A function ``f(g, env)`` making a called effect's scope: ``{"player": the acting
         player, name: value, ...}``, each value passed through ``keep`` (a copy of what the
         state may still change) unless it is a number or a symbol."""
-        u = _Unit()
+        u = _Unit(self.code_cache)
         ctx = _Ctx(scope, {})
         pairs = [("player", ctx.passed_player())]
         for n, e in zip(names, values):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from provost.dsl.loader import Ruleset
 
 from . import nodes as N
+from .codecache import CodeCache
 from .effects import EffectCompiler, block_entry
 from .expressions import ExprCompiler, RuleRuntimeError, TableRef
 
@@ -45,6 +46,8 @@ class Program:
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
         self.expr = ExprCompiler(self)
         self.stmt = EffectCompiler(self)
+        # The code of the generated functions comes from an earlier build of these rules, if any.
+        self.expr.code_cache = CodeCache(rs.digest, rs.name, rs.variant) if rs.digest else None
         self._let_cache: dict = {}
         self._let_funcs: dict = {}
         # Resources: every resource is a per-player counter too.
@@ -97,6 +100,9 @@ class Program:
         self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
+        if self.expr.code_cache is not None:
+            self.expr.code_cache.close()
+            self.expr.code_cache = None     # what is compiled later (on demand) is not in build order
 
     def resets(self, when) -> tuple:
         """The counters ``[(name, start, per player)]`` and the orders reset ``when`` ("round",

@@ -97,17 +97,24 @@ def check_closed(tree: ast.AST) -> None:
                 push(child)
 
 
-def make_functions(defs: list, namespace: dict, where: str) -> dict:
+def make_functions(defs: list, namespace: dict, where: str, cache=None) -> dict:
     """Compile the ``def``s (checked first) into functions sharing ``namespace`` as globals.
 
     Returns name -> function; each is also put in ``namespace``, so the functions may call
-    one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's."""
-    module = ast.Module(body=defs, type_ignores=[])
-    check_closed(module)            # and gives the nodes their positions
-    code = compile(module, where, "exec", dont_inherit=True)
+    one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's.
+    ``cache`` (a `provost.interpreter.codecache.CodeCache`) has the code when these trees were
+    checked and compiled by an earlier build of the same rules, and keeps it otherwise."""
+    names = tuple(d.name for d in defs)
+    codes = cache.codes(where, names) if cache is not None else None
+    if codes is None:
+        module = ast.Module(body=defs, type_ignores=[])
+        check_closed(module)            # and gives the nodes their positions
+        code = compile(module, where, "exec", dont_inherit=True)
+        codes = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
+        if cache is not None:
+            cache.keep(where, names, codes)
     namespace["__builtins__"] = BUILTINS
     made = {}
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            made[const.co_name] = namespace[const.co_name] = types.FunctionType(const, namespace, const.co_name)
+    for name in names:
+        made[name] = namespace[name] = types.FunctionType(codes[name], namespace, name)
     return made

@@ -1,0 +1,94 @@
+"""The compiled code of a program's generated functions, kept in the user's cache.
+
+Building a program turns each expression of the rules into Python functions: a syntax tree,
+walked to check it stays in the closed language (`pycode.check_closed`), then compiled.  For Ys
+that is 264 units and about half of the time from a fresh process to its first decision's
+options.  The code depends only on the rules (their declarations with positions: the rules'
+digest), on the interpreter's and the rule language's sources, and on Python's version; and a
+build makes the units in the same order every time (a test builds under several hash seeds).
+So the cache of a program is the list of its units in build order, each as the place in the
+rules it was compiled for, its functions' names and their code objects.  A build takes the
+next unit from the list while it is the one being built (same place, same names) and compiles
+from the first unit that differs on, then writes the list again.
+
+Format: ``marshal``, Python's own format for compiled code (what ``.pyc`` files hold), read
+under `provost.dsl.usercache`'s rules: the user's private cache directory only, no links, a
+bounded size; anything unexpected means "compile".  Never a pickle: loading builds code
+objects and strings, runs nothing.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import marshal
+import os
+import types
+
+from provost.dsl import derived, usercache
+
+_FORMAT = 1
+
+
+@functools.cache
+def _interpreter_digest() -> str:
+    """A digest of everything the generated code depends on besides the rules."""
+    h = hashlib.sha256(importlib.util.MAGIC_NUMBER + derived.code_digest().encode())
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
+            with open(os.path.join(here, name), "rb") as f:
+                h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def _entries(data: bytes | None) -> list:
+    """The units in DATA, or [] unless it is exactly a list of ``(str, names, codes)``."""
+    if data is None:
+        return []
+    try:
+        doc = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return []
+    if type(doc) is not tuple or len(doc) != 2 or doc[0] != _FORMAT or type(doc[1]) is not list:
+        return []
+    for unit in doc[1]:
+        if not (type(unit) is tuple and len(unit) == 3 and type(unit[0]) is str
+                and type(unit[1]) is tuple and type(unit[2]) is tuple and len(unit[1]) == len(unit[2])
+                and all(type(n) is str for n in unit[1])
+                and all(type(c) is types.CodeType for c in unit[2])):
+            return []
+    return doc[1]
+
+
+class CodeCache:
+    """The units of one program's build: taken from the cache in order, or recorded as compiled."""
+
+    def __init__(self, rules_digest: str, name: str, variant: str | None):
+        key = "\0".join([_interpreter_digest(), rules_digest, name, variant or ""])
+        self.file = "code-%s.marshal" % hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        self._cached = _entries(usercache.read_bytes(self.file))
+        self._made: list = []
+        self._in_step = True          # every unit so far came from the cache, in its order
+
+    def codes(self, where: str, names: tuple) -> dict | None:
+        """The code of the next unit (compiled at ``where``, defining ``names``), if the cache has it."""
+        k = len(self._made)
+        if self._in_step and k < len(self._cached):
+            unit = self._cached[k]
+            if unit[0] == where and unit[1] == names:
+                self._made.append(unit)
+                return dict(zip(names, unit[2]))
+        self._in_step = False
+        return None
+
+    def keep(self, where: str, names: tuple, codes: dict) -> None:
+        """A unit just compiled."""
+        self._in_step = False
+        self._made.append((where, names, tuple(codes[n] for n in names)))
+
+    def close(self) -> None:
+        """The build is over: write the units again unless they are exactly the cached ones."""
+        if self._in_step and len(self._made) == len(self._cached):
+            return
+        usercache.write_bytes(self.file, marshal.dumps((_FORMAT, self._made)))
