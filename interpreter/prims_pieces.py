@@ -18,7 +18,7 @@ from .expressions import RuleRuntimeError
 from .library import effect, function
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
-assert WHERE == 3              # PieceIndex.still_valid writes it as a literal
+assert (KIND, OWNER, WHERE) == (0, 1, 3)     # PieceIndex writes them as literals
 
 
 def visible_value(g, piece, viewer):
@@ -183,17 +183,39 @@ class PieceIndex:
     __slots__ = ("at", "pieces", "objects", "places", "numbers")
 
     def __init__(self, pieces: list):
+        # Built again for every clone a search plays on, so kept lean: one pass over the pieces
+        # by (kind, place, owner) with literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C),
+        # a list made only for a new key; (kind, place) gathered from those lists; the pieces'
+        # positions only when a move or a tie needs them.
         at: dict = {}
+        get = at.get
         for x in pieces:
-            at.setdefault((x[KIND], x[WHERE]), []).append(x)
-            at.setdefault((x[KIND], x[WHERE], x[OWNER]), []).append(x)
+            key = (x[0], x[3], x[1])
+            found = get(key)
+            if found is None:
+                at[key] = [x]
+            else:
+                found.append(x)
+        for (kind, where, owner), found in list(at.items()):
+            both = get((kind, where))
+            if both is None:
+                at[(kind, where)] = found[:]
+            else:
+                both += found
         self.at = at
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
-        self.numbers = {id(x): i for i, x in enumerate(pieces)}
+        self.numbers = None
+
+    def _numbers(self) -> dict:
+        """id(piece) -> its position in the state's list."""
+        numbers = self.numbers
+        if numbers is None:
+            numbers = self.numbers = {id(x): i for i, x in enumerate(self.objects)}
+        return numbers
 
     def number(self, piece: list) -> int:
         """The piece's position in the state's list."""
-        return self.numbers[id(piece)]
+        return self._numbers()[id(piece)]
 
     def moved(self, piece: list, src) -> None:
         """A piece of the state has gone from ``src`` to where it is now."""
@@ -206,7 +228,7 @@ class PieceIndex:
                 at[key] = [piece]
             else:
                 found.append(piece)
-        self.places[self.numbers[id(piece)]] = dst
+        self.places[self._numbers()[id(piece)]] = dst
 
     def still_valid(self, pieces: list) -> bool:
         """The same list holding the same piece objects, each in the place the index has it.

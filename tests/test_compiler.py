@@ -138,6 +138,34 @@ def _play_to(g, prompts):
         g.apply(g.legal_options()[0])
 
 
+def test_the_piece_index_groups_every_piece_and_follows_it_through_a_game():
+    # The index as the engine keeps it over a random game, compared after every decision with
+    # the pieces grouped afresh (each key's pieces as a multiset: the order means nothing).
+    import random
+
+    from provost.interpreter.prims_pieces import PieceIndex
+
+    def grouped(pieces):
+        out = {}
+        for x in pieces:
+            out.setdefault((x[0], x[3]), []).append(id(x))
+            out.setdefault((x[0], x[3], x[1]), []).append(id(x))
+        return {k: sorted(v) for k, v in out.items()}
+
+    g = Game.new("ys", players=4, seed=11)
+    rng = random.Random(11)
+    while not g.s.finished:
+        ix = g.piece_index
+        if ix is not None and ix.still_valid(g.s.pieces):
+            kept = {k: sorted(map(id, v)) for k, v in ix.at.items() if v}
+            assert kept == grouped(g.s.pieces)
+            assert all(ix.number(x) == i for i, x in enumerate(g.s.pieces))
+        options = g.legal_options()
+        g.apply(options[rng.randrange(len(options))])
+    fresh = PieceIndex(g.s.pieces)
+    assert {k: sorted(map(id, v)) for k, v in fresh.at.items()} == grouped(g.s.pieces)
+
+
 def test_piece_index_sees_pieces_moved_from_outside_the_engine():
     # The index of pieces by place outlives an engine run; a piece moved by hand between two
     # decisions (a test, a referee) must still be seen by the next rule that counts pieces.
