@@ -22,9 +22,9 @@ def test_the_measured_work_plays_games_from_the_given_checkout():
 def test_figure_is_the_difference_per_game(monkeypatch):
     counts = {0: 1_000_000_000, 4: 1_400_000_000}
     calls = []
-    monkeypatch.setattr(bi, "_child", lambda tree, ruleset, games, players, cache, under_valgrind:
+    monkeypatch.setattr(bi, "_child", lambda tree, ruleset, games, players, cache, under_valgrind, greedy=False:
                         calls.append(("fill", games, cache, under_valgrind)) or "")
-    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players, cache:
+    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players, cache, greedy=False:
                         calls.append(("count", games, cache)) or counts[games])
     assert bi.measure(bi.ROOT, "ys", 4, 4) == {"games": 4, "players": 4, "load_minstr": 1000,
                                                "minstr_per_game": 100.0}
@@ -32,6 +32,13 @@ def test_figure_is_the_difference_per_game(monkeypatch):
     assert [c[0] for c in calls] == ["fill", "count", "count"]
     assert calls[0][1] == 0 and calls[0][3] is False
     assert len({c[2] for c in calls}) == 1
+
+
+def test_the_greedy_work_plays_the_first_decisions_of_a_greedy_game():
+    done = subprocess.run([sys.executable, "-c", bi._CHILD + "\nprint(g.s.decisions, type(agents[0]).__name__)",
+                           bi.ROOT, "caylus", "3", "4", "greedy"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3", "GreedyAgent"]
 
 
 def test_games_must_be_positive(capsys):

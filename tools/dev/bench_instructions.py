@@ -3,6 +3,7 @@
     python -m provost.tools.dev.bench_instructions                    # caylus, caylus1303, ys; 10 four-player games each
     python -m provost.tools.dev.bench_instructions ys --games 20 --json
     git worktree add /tmp/before HEAD~5 && python -m provost.tools.dev.bench_instructions --tree /tmp/before   # a past engine
+    python -m provost.tools.dev.bench_instructions ys --greedy 12    # the first 12 decisions of a greedy game
 
 Wall-clock and even CPU-time rates move by 10-30% when other processes share the cores (caches,
 hyper-threads, frequency); the number of instructions the interpreter executes for the same seeded
@@ -13,7 +14,8 @@ Each ruleset is run twice under ``valgrind --tool=callgrind``: once loading the 
 filled by a first run outside valgrind, with a fixed hash seed) and creating a game, once doing the
 same and then playing ``--games`` random games (seeds 0.., uniform over the
 legal options with a seeded ``random.Random``); the difference divided by the games is the figure.  Needs
-valgrind on the PATH; about a minute per ruleset.
+valgrind on the PATH; about a minute per ruleset.  ``--greedy N`` measures a search instead: the first
+N decisions of one game (seed 0) in which every seat is the greedy agent, per decision.
 """
 from __future__ import annotations
 
@@ -43,19 +45,30 @@ from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
 rs = load_checked(sys.argv[2])
 players = int(sys.argv[4])
-Game.new(rs, players=players, seed=0)
-for seed in range(int(sys.argv[3])):
-    g = Game.new(rs, players=players, seed=seed)
-    rng = random.Random(seed)
-    while not g.s.finished:
-        options = g.legal_options()
-        g.apply(options[rng.randrange(len(options))])
+g = Game.new(rs, players=players, seed=0)
+if sys.argv[5:] == ["greedy"]:
+    from provost.interpreter.agents import make_agent
+    agents = [make_agent("greedy", 0, seat) for seat in range(players)]
+    for _ in range(int(sys.argv[3])):
+        if g.s.finished:
+            break
+        seat = g.s.pending["player"]
+        g.apply(agents[seat].choose(g, seat))
+else:
+    for seed in range(int(sys.argv[3])):
+        g = Game.new(rs, players=players, seed=seed)
+        rng = random.Random(seed)
+        while not g.s.finished:
+            options = g.legal_options()
+            g.apply(options[rng.randrange(len(options))])
 """
 
 
-def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_valgrind: bool) -> str:
-    """Run the measured work (inside valgrind, or not to fill the cache); valgrind's report."""
-    cmd = [sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)]
+def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_valgrind: bool,
+           greedy: bool = False) -> str:
+    """Run the measured work (inside valgrind, or not to fill the cache); valgrind's report.
+    ``games``: random games, or with ``greedy`` decisions of a greedy game."""
+    cmd = [sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)] + (["greedy"] if greedy else [])
     if under_valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull] + cmd
     # Both measured runs load the rules from the same cache, filled beforehand, so that their
@@ -69,22 +82,34 @@ def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_
     return done.stderr
 
 
-def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str) -> int:
-    report = _child(tree, ruleset, games, players, cache, under_valgrind=True)
+def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str, greedy: bool = False) -> int:
+    report = _child(tree, ruleset, games, players, cache, True, greedy)
     found = _COLLECTED.search(report)
     if found is None:
         raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
     return int(found.group(1))
 
 
-def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
+def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tuple[int, int]:
+    """Instructions of the run without the measured work and with it (``n`` games or decisions)."""
     with tempfile.TemporaryDirectory(prefix="provost-bench-") as cache:
         os.chmod(cache, 0o700)
-        _child(tree, ruleset, 0, players, cache, under_valgrind=False)
-        base = _instructions(tree, ruleset, 0, players, cache)
-        total = _instructions(tree, ruleset, games, players, cache)
+        _child(tree, ruleset, 0, players, cache, False, greedy)
+        return (_instructions(tree, ruleset, 0, players, cache, greedy),
+                _instructions(tree, ruleset, n, players, cache, greedy))
+
+
+def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
+    base, total = _counts(tree, ruleset, games, players, False)
     return {"games": games, "players": players, "load_minstr": round(base / 1e6),
             "minstr_per_game": round((total - base) / games / 1e6, 1)}
+
+
+def measure_greedy(tree: str, ruleset: str, decisions: int, players: int) -> dict:
+    """Instructions a decision over the first ``decisions`` of a game of greedy agents."""
+    base, total = _counts(tree, ruleset, decisions, players, True)
+    return {"greedy_decisions": decisions, "players": players, "load_minstr": round(base / 1e6),
+            "minstr_per_decision": round((total - base) / decisions / 1e6, 1)}
 
 
 def main(argv=None) -> int:
@@ -92,16 +117,26 @@ def main(argv=None) -> int:
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--greedy", type=int, metavar="N",
+                    help="measure the first N decisions of a game of greedy agents instead of random games")
     ap.add_argument("--tree", default=ROOT, help="the checkout whose engine is measured (default: this one)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    if args.greedy is not None and args.greedy < 1:
+        ap.error("--greedy must be at least 1")
     if shutil.which("valgrind") is None:
         print("bench_instructions: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
     out = {}
     for name in args.rulesets:
+        if args.greedy is not None:
+            out[name] = r = measure_greedy(os.path.abspath(args.tree), name, args.greedy, args.players)
+            if not args.json:
+                print("%-10s %2d players  %7.1f M instructions a greedy decision (first %d; load %d M)"
+                      % (name, args.players, r["minstr_per_decision"], args.greedy, r["load_minstr"]), flush=True)
+            continue
         out[name] = r = measure(os.path.abspath(args.tree), name, args.games, args.players)
         if not args.json:
             print("%-10s %2d players  %7.1f M instructions a random game  (load %d M)"
