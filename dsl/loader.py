@@ -7,6 +7,7 @@ stage only runs when the ones before it produced no errors.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import os
@@ -184,14 +185,10 @@ def dump_ir(ir: dict, fmt: str) -> str:
 
 
 # ------------------------------------------------------------------ shipped rulesets
-_SHIPPED_DIR: list = []
-
-
+@functools.cache
 def shipped_dir() -> str:
     """Where the shipped rule files are (the installed package does not move while it runs)."""
-    if not _SHIPPED_DIR:
-        _SHIPPED_DIR.append(str(resources.files("provost.rulesets")))
-    return _SHIPPED_DIR[0]
+    return str(resources.files("provost.rulesets"))
 
 
 def _shipped_files() -> list[str]:

@@ -118,6 +118,20 @@ def test_well_formed_but_foreign_contents_are_refused():
     assert codecache._entries(b"") == [] and codecache._entries(None) == []
 
 
+def test_provost_play_keeps_the_code_and_plays_the_same_game_from_it(tmp_path):
+    # As a user runs it: two fresh processes, the first compiles and keeps the code, the second
+    # takes every unit from the file (so leaves it as it was) and plays the same game.
+    env = dict(os.environ, PROVOST_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PROVOST_NO_CACHE", None)
+    cmd = [sys.executable, "-m", "provost.tools.cli", "play", "ys", "--seed", "4", "--format", "json"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+    [code] = (tmp_path / "cache").glob("code-*.marshal")
+    kept = code.stat().st_mtime_ns, code.read_bytes()
+    second = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+    assert second == first
+    assert (code.stat().st_mtime_ns, code.read_bytes()) == kept
+
+
 def test_no_cache_means_no_code_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PROVOST_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("PROVOST_NO_CACHE", "1")

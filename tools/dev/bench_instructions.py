@@ -83,7 +83,7 @@ def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_
 
 
 def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str, greedy: bool = False) -> int:
-    report = _child(tree, ruleset, games, players, cache, True, greedy)
+    report = _child(tree, ruleset, games, players, cache, under_valgrind=True, greedy=greedy)
     found = _COLLECTED.search(report)
     if found is None:
         raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
@@ -94,7 +94,7 @@ def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tupl
     """Instructions of the run without the measured work and with it (``n`` games or decisions)."""
     with tempfile.TemporaryDirectory(prefix="provost-bench-") as cache:
         os.chmod(cache, 0o700)
-        _child(tree, ruleset, 0, players, cache, False, greedy)
+        _child(tree, ruleset, 0, players, cache, under_valgrind=False, greedy=greedy)
         return (_instructions(tree, ruleset, 0, players, cache, greedy),
                 _instructions(tree, ruleset, n, players, cache, greedy))
 
