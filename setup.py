@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -34,12 +35,28 @@ def _extensions():
     from setuptools import Extension
     # The folder is interpreter/, the module provost.interpreter.X (pyproject's package-dir).
     modules = [Extension("provost.interpreter.%s" % m, ["interpreter/%s.py" % m]) for m in ENGINE_MODULES]
-    exts = cythonize(modules, quiet=True,
-                     compiler_directives={"language_level": 3, "annotation_typing": False,
-                                          "binding": True})
+    with tempfile.TemporaryDirectory(prefix="provost-cython-") as view:
+        # Cython finds a module's .pxd (the compiled layout of its classes, beside the .py) by
+        # the module's package name: a folder where interpreter/ appears as provost/interpreter/.
+        os.mkdir(os.path.join(view, "provost"))
+        os.symlink(os.path.abspath("interpreter"), os.path.join(view, "provost", "interpreter"))
+        exts = cythonize(modules, quiet=True, include_path=[view],
+                         compiler_directives={"language_level": 3, "annotation_typing": False,
+                                              "binding": True})
     for ext in exts:
         ext.optional = True
     return exts
+
+
+def _sources_hash(module: str) -> str:
+    """The hash interpreter/accelerate.py compares: the module's .py, then its .pxd if any."""
+    h = hashlib.sha256()
+    for suffix in (".py", ".pxd"):
+        path = os.path.join("interpreter", module + suffix)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()
 
 
 class BuildAndRecord(build_ext):
@@ -55,8 +72,7 @@ class BuildAndRecord(build_ext):
                 continue            # an optional extension that failed to build
             out_dir = os.path.dirname(target)
             module = ext.name.rsplit(".", 1)[1]
-            with open(os.path.join("interpreter", module + ".py"), "rb") as f:
-                record[module] = hashlib.sha256(f.read()).hexdigest()
+            record[module] = _sources_hash(module)
         if out_dir is not None:
             with open(os.path.join(out_dir, RECORD), "w") as f:
                 json.dump(record, f, indent=1, sort_keys=True)

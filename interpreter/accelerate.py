@@ -14,6 +14,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 
 from provost.dsl.switches import switch_on
@@ -24,11 +25,22 @@ PURE_ENV = "PROVOST_PURE_PYTHON"
 
 
 def _source_hash(module: str) -> str | None:
+    """The hash of what the module is compiled from: its ``.py``, then its ``.pxd`` (the compiled
+    layout of its classes) when it has one, as setup.py records it."""
+    h = hashlib.sha256()
     try:
         with open(os.path.join(PACKAGE, module + ".py"), "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            h.update(f.read())
     except OSError:
         return None
+    try:
+        with open(os.path.join(PACKAGE, module + ".pxd"), "rb") as f:
+            h.update(f.read())
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 def _recorded() -> dict:
@@ -50,9 +62,30 @@ def compiled_modules() -> list[str]:
     return sorted(names)
 
 
-def stale(modules, recorded: dict, source_hash=_source_hash) -> list[str]:
-    """The compiled modules whose source is not the one they were compiled from."""
-    return [m for m in modules if recorded.get(m) is None or recorded[m] != source_hash(m)]
+_CIMPORT = re.compile(r"^from provost\.interpreter\.(\w+) cimport ", re.MULTILINE)
+
+
+def _cimports(module: str) -> set[str]:
+    """The modules whose compiled classes this module's ``.pxd`` names (``Game.s`` is a ``State``)."""
+    try:
+        with open(os.path.join(PACKAGE, module + ".pxd"), encoding="utf-8") as f:
+            return set(_CIMPORT.findall(f.read()))
+    except OSError:
+        return set()
+
+
+def stale(modules, recorded: dict, source_hash=_source_hash, cimports=_cimports) -> list[str]:
+    """The compiled modules whose source is not the one they were compiled from, and those that
+    compiled in another one's classes (a compiled engine checks at import that ``State`` is the
+    compiled class it was built against, so it cannot run beside a ``state`` from source)."""
+    out = {m for m in modules if recorded.get(m) is None or recorded[m] != source_hash(m)}
+    uses = {m: cimports(m) for m in modules}
+    grew = True
+    while grew:
+        more = {m for m in modules if m not in out and uses[m] & out}
+        out |= more
+        grew = bool(more)
+    return [m for m in modules if m in out]
 
 
 class _FromSource:

@@ -51,7 +51,8 @@ class Seq(Node):
         if atoms is None:
             nodes = g.prog.nodes
             atoms = self.atoms = [nodes[c].fn if type(nodes[c]) is Atom else None for c in children]
-        st = g.s.stack
+        s = g.s
+        st = s.stack
         env = frame[2]
         last = len(children) - 1
         while True:
@@ -74,7 +75,7 @@ class Seq(Node):
             except Exception:
                 st.append([children[pc], 0, env, None])
                 raise
-            if pc == last or st[-1] is not frame or g.s.pending is not None:
+            if pc == last or st[-1] is not frame or s.pending is not None:
                 return
 
 
@@ -117,19 +118,20 @@ class For(Node):
         self.var, self.iter, self.body, self.acting = var, it, body, acting
 
     def run(self, g, frame):
+        st = g.s.stack
         items = frame[3]
         if items is None:
             items = frame[3] = list(self.iter(g, frame[2]))
         i = frame[1]
         if i >= len(items):
-            g.s.stack.pop()
+            st.pop()
             return
         frame[1] = i + 1
         env = dict(frame[2])
         env[self.var] = items[i]
         if self.acting:
             env["player"] = items[i]
-        g.s.stack.append([self.body, 0, env, None])
+        st.append([self.body, 0, env, None])
 
 
 class As(Node):
@@ -139,10 +141,11 @@ class As(Node):
         self.who, self.body = who, body
 
     def run(self, g, frame):
-        g.s.stack.pop()
+        st = g.s.stack
+        st.pop()
         env = dict(frame[2])
         env["player"] = self.who(g, frame[2])
-        g.s.stack.append([self.body, 0, env, None])
+        st.append([self.body, 0, env, None])
 
 
 class Repeat(Node):
@@ -154,17 +157,18 @@ class Repeat(Node):
 
     def run(self, g, frame):
         env = frame[2]
+        st = g.s.stack
         if self.times is not None:
             if frame[3] is None:
                 frame[3] = self.times(g, env)
             if frame[1] >= frame[3]:
-                g.s.stack.pop()
+                st.pop()
                 return
         elif not self.cond(g, env):
-            g.s.stack.pop()
+            st.pop()
             return
         frame[1] += 1
-        g.s.stack.append([self.body, 0, env, None])
+        st.append([self.body, 0, env, None])
 
 
 class Turns(Node):
@@ -177,6 +181,7 @@ class Turns(Node):
 
     def run(self, g, frame):
         env = frame[2]
+        st = g.s.stack
         data = frame[3]
         if data is None:
             data = frame[3] = {"next": 0, "passed": []}
@@ -184,7 +189,7 @@ class Turns(Node):
         passed = data["passed"]
         n = len(order)
         if len(passed) >= n:
-            g.s.stack.pop()
+            st.pop()
             return
         i = data["next"]
         for _ in range(n):
@@ -194,9 +199,9 @@ class Turns(Node):
                 data["next"] = i % n
                 new = dict(env)
                 new["player"] = p
-                g.s.stack.append([self.body, 0, new, None])
+                st.append([self.body, 0, new, None])
                 return
-        g.s.stack.pop()  # pragma: no cover - unreachable: someone has not passed
+        st.pop()  # pragma: no cover - unreachable: someone has not passed
 
 
 class Break(Node):
@@ -271,15 +276,16 @@ class Choose(Node):
     def run(self, g, frame):
         env = frame[2]
         ids, legal = self.legal(g, env)
+        s = g.s
         if not legal:
-            g.s.stack.pop()
+            s.stack.pop()
             return
         player = env.get("player")
-        if (len(legal) == 1 and not self.ask_always) or (player is not None and player >= g.s.humans):
+        if (len(legal) == 1 and not self.ask_always) or (player is not None and player >= s.humans):
             # A forced move, or a neutral player: the rules list its preferred option first.
-            g.s.stack.pop()
+            s.stack.pop()
             _, b, i = legal[0]
-            g.s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
+            s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
             return
         # A tuple: clones share it (State.clone copies lists, not tuples); nothing changes it,
         # and ``choose`` copies the bindings it takes out of it.
@@ -287,7 +293,8 @@ class Choose(Node):
         g.ask(player, self.title, ids, self)
 
     def choose(self, g, frame, entry):
-        g.s.stack.pop()
+        st = g.s.stack
+        st.pop()
         oid, b, i = entry
         env = frame[2]
         if b:
@@ -295,7 +302,7 @@ class Choose(Node):
             for k, v in b.items():
                 if type(v) is list:
                     env[k] = v[:]
-        g.s.stack.append([self.options[i].body, 0, env, None])
+        st.append([self.options[i].body, 0, env, None])
 
 
 class Activate(Node):
@@ -370,11 +377,12 @@ class Activate(Node):
         i = d["i"]
         if d["road"] is None:
             return self.spaces[i] if i < len(self.spaces) else False
-        road = g.s.road
+        s = g.s
+        road = s.road
         if i > d["road"] or i >= len(road):
             return False
         t = road[i]
-        return t if t is not None and g.s.occ.get(t) else None
+        return t if t is not None and s.occ.get(t) else None
 
 
 class BuildTile(Node):

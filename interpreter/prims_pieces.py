@@ -183,26 +183,9 @@ class PieceIndex:
     __slots__ = ("at", "pieces", "objects", "places", "numbers")
 
     def __init__(self, pieces: list):
-        # Built again for every clone a search plays on, so kept lean: one pass over the pieces
-        # by (kind, place, owner) with literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C),
-        # a list made only for a new key; (kind, place) gathered from those lists; the pieces'
-        # positions only when a move or a tie needs them.
-        at: dict = {}
-        get = at.get
-        for x in pieces:
-            key = (x[0], x[3], x[1])
-            found = get(key)
-            if found is None:
-                at[key] = [x]
-            else:
-                found.append(x)
-        for (kind, where, owner), found in list(at.items()):
-            both = get((kind, where))
-            if both is None:
-                at[(kind, where)] = found[:]
-            else:
-                both += found
-        self.at = at
+        # Built again for every clone a search plays on, so kept lean; the pieces' positions
+        # are made only when a move or a tie needs them.
+        self.at = _grouped(pieces)
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
         self.numbers = None
 
@@ -246,6 +229,27 @@ class PieceIndex:
             if x is not objects[i] or x[3] is not places[i]:     # 3 is WHERE: a constant index compiles to C
                 return False
         return True
+
+
+def _grouped(pieces: list) -> dict:
+    """(kind, place, owner) and (kind, place) -> pieces: one pass by (kind, place, owner) with
+    literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C), a list made only for a new key,
+    then (kind, place) gathered from those lists."""
+    at: dict = {}
+    for x in pieces:
+        key = (x[0], x[3], x[1])
+        found = at.get(key)
+        if found is None:
+            at[key] = [x]
+        else:
+            found.append(x)
+    for (kind, where, owner), found in list(at.items()):
+        both = at.get((kind, where))
+        if both is None:
+            at[(kind, where)] = found[:]
+        else:
+            both += found
+    return at
 
 
 _place_of = itemgetter(WHERE)

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from provost.interpreter import accelerate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,7 +51,46 @@ def test_games_are_the_same_compiled_or_pure_python():
 def test_a_compiled_module_whose_source_changed_is_stale():
     record = {"nodes": "aaa", "engine": "bbb"}
     hashes = {"nodes": "aaa", "engine": "changed", "state": "ccc"}.get
-    assert accelerate.stale(["nodes", "engine", "state"], record, source_hash=hashes) == ["engine", "state"]
+    assert accelerate.stale(["nodes", "engine", "state"], record, source_hash=hashes,
+                            cimports=lambda m: set()) == ["engine", "state"]
+
+
+def test_a_module_compiled_against_a_stale_one_is_stale_too():
+    record = {"nodes": "a", "engine": "b", "state": "c", "effects": "d"}
+    hashes = {"nodes": "a", "engine": "b", "state": "edited", "effects": "d"}.get
+    uses = {"engine": {"state"}, "nodes": {"state"}, "effects": {"nodes"}}
+    assert accelerate.stale(["effects", "engine", "nodes", "state"], record, source_hash=hashes,
+                            cimports=lambda m: uses.get(m, set())) == ["effects", "engine", "nodes", "state"]
+
+
+def test_the_pxd_files_name_the_classes_they_compile_in():
+    assert accelerate._cimports("engine") == {"state"}
+    assert accelerate._cimports("nodes") == {"state"}
+    assert accelerate._cimports("state") == set()
+
+
+EDITED_STATE = r"""
+import json, sys
+import provost.interpreter
+from provost.interpreter import accelerate as a
+forced = a.stale(a.compiled_modules(), {**a._recorded(), "state": "edited"})
+sys.meta_path.insert(0, a._FromSource(forced))
+from provost.interpreter.engine import Game
+g = Game.new("caylus", players=3, seed=1)
+g.apply(g.legal_options()[0])
+print(json.dumps(forced))
+"""
+
+
+def test_an_edited_state_module_runs_with_the_engine_from_source():
+    # A compiled engine refuses a State that is not the compiled class it was built against.
+    if "state" not in accelerate.compiled_modules():
+        pytest.skip("the engine is not compiled here")
+    done = subprocess.run([sys.executable, "-c", EDITED_STATE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    forced = json.loads(done.stdout)
+    assert {"state", "engine", "nodes"} <= set(forced)
 
 
 def test_without_a_record_every_compiled_module_is_stale():

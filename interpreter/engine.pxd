@@ -1,0 +1,22 @@
+# The compiled layout of Game (Cython reads this beside engine.py; plain Python ignores it): the
+# engine reads the game's fields and the state's directly, and its hot methods type their locals.
+cimport cython
+from provost.interpreter.state cimport State
+
+cdef class Game:
+    cdef public object rs, prog, seed, variant, piece_index, work
+    cdef public State s
+
+    @cython.locals(s=State, pend=dict, frame=list)
+    cpdef apply(self, option)
+    @cython.locals(s=State, stack=list, runs=list, f=list)
+    cpdef _run(self)
+    @cython.locals(counters=dict, lims=dict)
+    cpdef gain(self, p, amounts)
+    @cython.locals(counters=dict)
+    cpdef pay(self, p, amounts, pos=*)
+    @cython.locals(s=State, occ=dict, out=list, here=list, tiles=dict)
+    cpdef list open_spaces(self, p)
+    @cython.locals(here=list)
+    cpdef return_one(self, where, p)
+    cpdef emit(self, event, player, target)

@@ -1,0 +1,12 @@
+# The compiled layout of State (Cython reads this beside state.py; plain Python ignores it): the
+# engine's compiled modules read the state's fields directly; the rules' expressions, which run
+# as Python bytecode, read them as attributes.
+cimport cython
+
+cdef class State:
+    cdef public object players, humans, next_tile, rng, round, phase, finished, decisions
+    cdef public dict counters, orders, occ, tiles, supply, zones, pending
+    cdef public list road, pieces, stack, deferred
+
+    @cython.locals(new=State, c=dict, memo=dict)
+    cpdef State clone(self)
