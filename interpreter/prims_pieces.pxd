@@ -7,6 +7,7 @@ cdef class PieceIndex:
     cdef public list pieces, objects, places
     cdef public object numbers
 
+    cpdef dict _numbers(self)
     @cython.locals(at=dict, found=list)
     cpdef moved(self, list piece, src)
     @cython.locals(objects=list, places=list, n=Py_ssize_t, i=Py_ssize_t, x=list)
@@ -15,3 +16,14 @@ cdef class PieceIndex:
 
 @cython.locals(at=dict, found=list, both=list, x=list)
 cpdef dict _grouped(list pieces)
+
+cpdef _remove(list pieces, list piece)
+
+@cython.locals(ix=PieceIndex)
+cpdef dict _index(g)
+
+@cython.locals(index=dict, found=list)
+cpdef _pieces_at(g, player, kd, where, bint mine)
+
+@cython.locals(x=list)
+cpdef _total(pieces)

@@ -18,7 +18,7 @@ from .expressions import RuleRuntimeError
 from .library import effect, function
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
-assert (KIND, OWNER, WHERE) == (0, 1, 3)     # PieceIndex writes them as literals
+assert (KIND, OWNER, VALUE, WHERE, OVERRIDE) == (0, 1, 2, 3, 7)     # written as literals where it counts
 
 
 def visible_value(g, piece, viewer):
@@ -154,8 +154,13 @@ def build_set_piece_value(c, st, scope):
     return c.p.add(N.Atom(set_value), st["pos"])
 
 
-def _value(piece):
-    return piece[OVERRIDE] if len(piece) > OVERRIDE else piece[VALUE]
+def _total(pieces) -> int:
+    """The pieces' values added up, a value set by ``set_piece_value`` counting instead of the
+    printed one (7 is OVERRIDE, 2 VALUE: literal indexes compile to C)."""
+    total = 0
+    for x in pieces:
+        total += x[7] if len(x) > 7 else x[2]
+    return total
 
 
 # ------------------------------------------------------------------ functions
@@ -288,11 +293,11 @@ def _over_pieces(name, mine, reduce, doc):
 
 _over_pieces("piece_values", True, lambda ps: sorted(map(_value_printed, ps)),
              "The acting player's piece values at a place (or list of places), smallest first.")
-_over_pieces("strength", True, lambda ps: sum(map(_value, ps)),
+_over_pieces("strength", True, _total,
              "Sum of the acting player's piece values at the places (face-down pieces count).")
 _over_pieces("piece_count", True, len, "How many pieces the acting player has at the places.")
 _over_pieces("all_pieces_count", False, len, "Every player's pieces of a kind at the places (a column's brokers).")
-_over_pieces("all_strength", False, lambda ps: sum(map(_value, ps)), "Every player's total at the places.")
+_over_pieces("all_strength", False, _total, "Every player's total at the places.")
 _over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
              "The players with at least one piece of the kind at the places, in seat order.")
 
