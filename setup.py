@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 
 from setuptools import setup
@@ -37,9 +38,13 @@ def _extensions():
     modules = [Extension("provost.interpreter.%s" % m, ["interpreter/%s.py" % m]) for m in ENGINE_MODULES]
     with tempfile.TemporaryDirectory(prefix="provost-cython-") as view:
         # Cython finds a module's .pxd (the compiled layout of its classes, beside the .py) by
-        # the module's package name: a folder where interpreter/ appears as provost/interpreter/.
-        os.mkdir(os.path.join(view, "provost"))
-        os.symlink(os.path.abspath("interpreter"), os.path.join(view, "provost", "interpreter"))
+        # the module's package name: copies under provost/interpreter/ (times kept, so an
+        # unchanged .pxd does not make Cython translate again).
+        target = os.path.join(view, "provost", "interpreter")
+        os.makedirs(target)
+        for name in os.listdir("interpreter"):
+            if name.endswith(".pxd"):
+                shutil.copy2(os.path.join("interpreter", name), target)
         exts = cythonize(modules, quiet=True, include_path=[view],
                          compiler_directives={"language_level": 3, "annotation_typing": False,
                                               "binding": True})
