@@ -10,3 +10,13 @@ cdef class State:
 
     @cython.locals(new=State, c=dict, memo=dict)
     cpdef State clone(self)
+
+
+cpdef _copy_zone(z)
+
+@cython.locals(new=dict)
+cpdef dict _copy_env(dict env, dict memo)
+
+cpdef _copy_data(x)
+
+cpdef list _copy_frame(list f, dict memo)
