@@ -1,11 +1,12 @@
 """Optional compiled copies of the engine's hot modules (Cython), next to their sources.
 
 The engine is plain Python and runs without them; compiled, the same code runs about a
-quarter fewer instructions a game (docs/performance.md).  A build that cannot compile (no C
-compiler) still installs: every extension is optional, and PROVOST_NO_COMPILE=1 skips them.
-Each build records the hash of the source it compiled, and interpreter/accelerate.py uses a
-compiled module only while its source is unchanged, so an edited module in a development
-checkout runs as edited.
+third fewer instructions a game (docs/performance.md), helped by a .pxd beside some modules
+that gives their classes a C layout.  A build that cannot compile (no C compiler) still
+installs: every extension is optional, and PROVOST_NO_COMPILE=1 skips them.  Each build records
+the hash of the sources it compiled (.py and .pxd), and interpreter/accelerate.py uses a
+compiled module only while they are unchanged, so an edited module in a development checkout
+runs as edited.
 """
 from __future__ import annotations
 
