@@ -76,10 +76,12 @@ def _cimports(module: str) -> set[str]:
 
 def stale(modules, recorded: dict, source_hash=_source_hash, cimports=_cimports) -> list[str]:
     """The compiled modules whose source is not the one they were compiled from, and those that
-    compiled in another one's classes (a compiled engine checks at import that ``State`` is the
-    compiled class it was built against, so it cannot run beside a ``state`` from source)."""
+    compiled in another one's classes which is stale or has no compiled copy (a build that could
+    not compile it): a compiled engine checks at import that ``State`` is the compiled class it
+    was built against, so it cannot run beside a ``state`` from source."""
     out = {m for m in modules if recorded.get(m) is None or recorded[m] != source_hash(m)}
     uses = {m: cimports(m) for m in modules}
+    out |= {m for m in modules if not uses[m] <= set(modules)}
     grew = True
     while grew:
         more = {m for m in modules if m not in out and uses[m] & out}

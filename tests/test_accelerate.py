@@ -64,6 +64,14 @@ def test_a_module_compiled_against_a_stale_one_is_stale_too():
                             cimports=lambda m: uses.get(m, set())) == ["effects", "engine", "nodes", "state"]
 
 
+def test_a_module_compiled_against_one_the_build_could_not_compile_is_set_aside():
+    # Every extension is optional: state may have failed to compile where engine did not.
+    record = {"engine": "b", "effects": "d"}
+    uses = {"engine": {"state"}}
+    assert accelerate.stale(["effects", "engine"], record, source_hash=record.get,
+                            cimports=lambda m: uses.get(m, set())) == ["engine"]
+
+
 def test_the_pxd_files_name_the_classes_they_compile_in():
     assert accelerate._cimports("engine") == {"state"}
     assert accelerate._cimports("nodes") == {"state"}
