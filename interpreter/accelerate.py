@@ -79,15 +79,15 @@ def stale(modules, recorded: dict, source_hash=_source_hash, cimports=_cimports)
     compiled in another one's classes which is stale or has no compiled copy (a build that could
     not compile it): a compiled engine checks at import that ``State`` is the compiled class it
     was built against, so it cannot run beside a ``state`` from source."""
-    out = {m for m in modules if recorded.get(m) is None or recorded[m] != source_hash(m)}
+    compiled = set(modules)
     uses = {m: cimports(m) for m in modules}
-    out |= {m for m in modules if not uses[m] <= set(modules)}
-    grew = True
-    while grew:
+    out = {m for m in modules
+           if recorded.get(m) is None or recorded[m] != source_hash(m) or not uses[m] <= compiled}
+    while True:
         more = {m for m in modules if m not in out and uses[m] & out}
+        if not more:
+            return [m for m in modules if m in out]
         out |= more
-        grew = bool(more)
-    return [m for m in modules if m in out]
 
 
 class _FromSource:
