@@ -314,7 +314,12 @@ class Game:
         return game
 
     def clone(self) -> "Game":
-        return Game(self.rs, self.prog, self.s.clone(), self.seed)
+        g = Game(self.rs, self.prog, self.s.clone(), self.seed)
+        ix = self.piece_index
+        if ix is not None and ix.still_valid(self.s.pieces):
+            # A search clones at every option: the copy's pieces are where the index has them.
+            g.piece_index = ix.for_copy(g.s.pieces)
+        return g
 
     def determinize(self, viewer: int, seed: int) -> "Game":
         """A clone in which everything hidden from ``viewer`` is re-dealt at random.

@@ -5,25 +5,29 @@ cimport cython
 cdef class PieceIndex:
     cdef public dict at
     cdef public list pieces, objects, places
-    cdef public object numbers
+    cdef public bint shared
+    cdef public object owned
 
-    cpdef dict _numbers(self)
-    @cython.locals(at=dict, found=list)
-    cpdef moved(self, list piece, src)
+    cpdef PieceIndex for_copy(self, list pieces)
+    @cython.locals(piece=list, at=dict, found=list)
+    cpdef moved(self, Py_ssize_t i, src)
+    @cython.locals(at=dict, owned=set, found=list)
+    cpdef list _own(self, key)
     @cython.locals(objects=list, places=list, n=Py_ssize_t, i=Py_ssize_t, x=list)
     cpdef bint still_valid(self, list pieces)
 
 
-@cython.locals(at=dict, found=list, both=list, x=list)
-cpdef dict _grouped(list pieces)
+@cython.locals(j=Py_ssize_t, x=Py_ssize_t)
+cpdef _take_out(list positions, Py_ssize_t i)
 
-cpdef _remove(list pieces, list piece)
+@cython.locals(at=dict, found=list, both=list, x=list, i=Py_ssize_t)
+cpdef dict _grouped(list pieces)
 
 @cython.locals(ix=PieceIndex)
 cpdef dict _index(g)
 
 @cython.locals(index=dict, found=list)
-cpdef _pieces_at(g, player, kd, where, bint mine)
+cpdef _positions_at(g, player, kd, where, bint mine)
 
 @cython.locals(x=list)
-cpdef _total(pieces)
+cpdef _total(list pieces, at)

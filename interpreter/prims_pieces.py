@@ -62,12 +62,14 @@ def build_place_piece(c, st, scope):
             p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
         # The first such piece in the state's order (pieces alike may differ in who has seen them).
         ix = _piece_index(g)
-        found = [x for x in ix.at.get((kind, f, p), ()) if x[VALUE] == v]
+        pieces = ix.pieces
+        found = [i for i in ix.at.get((kind, f, p), ()) if pieces[i][VALUE] == v]
         if not found:
             raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
-        piece = min(found, key=ix.number) if len(found) > 1 else found[0]
+        i = min(found)
+        piece = pieces[i]
         piece[WHERE] = t
-        ix.moved(piece, f)                  # kept: several moves a turn, queries in between
+        ix.moved(i, f)                      # kept: several moves a turn, queries in between
         fc = face(g, env)
         if fc != "keep":
             piece[UP] = 1 if fc == "up" else 0
@@ -88,10 +90,12 @@ def build_gather_pieces(c, st, scope):
         to = dst(g, env)
         who = only(g, env) if only is not None else None
         ix = _piece_index(g)
+        pieces = ix.pieces
         for w in set(_where_list(src(g, env))):
-            for piece in list(ix.at.get((kind, w) if who is None else (kind, w, who), ())):
+            for i in list(ix.at.get((kind, w) if who is None else (kind, w, who), ())):
+                piece = pieces[i]
                 piece[WHERE] = to
-                ix.moved(piece, w)
+                ix.moved(i, w)
                 piece[UP] = 0
                 piece[SEEN] = 0
                 piece[PLACED] = g.s.decisions + 1
@@ -130,13 +134,13 @@ def build_show_piece(c, st, scope):
 def _hidden_at(g, kind, owner, at):
     """The face-down pieces of ``owner`` at ``at``, in the order they were placed there (pieces
     placed in one decision: in the state's order), an order that says nothing of their values."""
-    here = _index(g).get((kind, at, owner))
+    ix = _piece_index(g)
+    here = ix.at.get((kind, at, owner))
     if not here:
         return []
-    if len(here) > 1:
-        down = {id(p) for p in here if not p[UP]}
-        return sorted((p for p in g.s.pieces if id(p) in down), key=itemgetter(PLACED))
-    return [p for p in here if not p[UP]]
+    pieces = ix.pieces
+    down = [pieces[i] for i in sorted(here) if not pieces[i][UP]]    # in the state's order ...
+    return sorted(down, key=itemgetter(PLACED)) if len(down) > 1 else down    # ... then by when placed
 
 
 @effect("set_piece_value")
@@ -154,18 +158,34 @@ def build_set_piece_value(c, st, scope):
     return c.p.add(N.Atom(set_value), st["pos"])
 
 
-def _total(pieces) -> int:
-    """The pieces' values added up, a value set by ``set_piece_value`` counting instead of the
-    printed one (7 is OVERRIDE, 2 VALUE: literal indexes compile to C)."""
+def _total(pieces, at) -> int:
+    """The values of the pieces at positions ``at`` added up, a value set by ``set_piece_value``
+    counting instead of the printed one (7 is OVERRIDE, 2 VALUE: literal indexes compile to C)."""
     total = 0
-    for x in pieces:
+    for i in at:
+        x = pieces[i]
         total += x[7] if len(x) > 7 else x[2]
     return total
 
 
+def _values(pieces, at) -> list:
+    """The printed values of the pieces at positions ``at``, smallest first."""
+    return sorted([pieces[i][2] for i in at])
+
+
+def _count(pieces, at) -> int:
+    return len(at)
+
+
+def _owners(pieces, at) -> list:
+    """The seats owning a piece at positions ``at``, in seat order."""
+    return sorted({pieces[i][1] for i in at})
+
+
 # ------------------------------------------------------------------ functions
-def _pieces_at(g, player, kd, where, mine):
-    """The pieces of kind ``kd`` on the places ``where`` (``player``'s only if ``mine``).
+def _positions_at(g, player, kd, where, mine):
+    """The positions in the state's list of the pieces of kind ``kd`` on the places ``where``
+    (``player``'s only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
     index = _index(g)
@@ -178,45 +198,68 @@ def _pieces_at(g, player, kd, where, mine):
 
 
 class PieceIndex:
-    """The pieces by (kind, place) and by (kind, place, owner), in no particular order, for the
-    rules that count them.
+    """The pieces by (kind, place) and by (kind, place, owner), as positions in the state's list
+    of pieces, in no particular order, for the rules that count them.
 
     Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
     outlives the engine run that built it while ``still_valid`` finds the pieces where it left
-    them: the state was not edited from outside the engine (a test, a referee) since.
+    them: the state was not edited from outside the engine (a test, a referee) since.  A clone
+    of the game takes it over (``for_copy``): positions are the same in a copy of the list, so
+    the two share the lists of positions, and each copies a list before it first changes it.
     """
-    __slots__ = ("at", "pieces", "objects", "places", "numbers")
+    __slots__ = ("at", "pieces", "objects", "places", "shared", "owned")
 
     def __init__(self, pieces: list):
-        # Built again for every clone a search plays on, so kept lean; the pieces' positions
-        # are made only when a move or a tie needs them.
         self.at = _grouped(pieces)
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
-        self.numbers = None
+        self.shared = False
+        self.owned = None           # the keys whose lists are this index's own; None: all of them
 
-    def _numbers(self) -> dict:
-        """id(piece) -> its position in the state's list."""
-        numbers = self.numbers
-        if numbers is None:
-            numbers = self.numbers = {id(x): i for i, x in enumerate(self.objects)}
-        return numbers
+    def for_copy(self, pieces: list) -> "PieceIndex":
+        """This index for ``pieces``, a copy of the list it indexes (piece by piece, in the
+        same order): a search's clone starts with it instead of grouping every piece again."""
+        new = PieceIndex.__new__(PieceIndex)
+        new.at, new.places = self.at, self.places
+        new.pieces, new.objects = pieces, pieces[:]
+        new.shared = self.shared = True
+        return new
 
-    def number(self, piece: list) -> int:
-        """The piece's position in the state's list."""
-        return self._numbers()[id(piece)]
+    def moved(self, i: int, src) -> None:
+        """The piece at position ``i`` has gone from ``src`` to where it is now."""
+        if self.shared:
+            # The first move since a clone took the tables over: a table of this index's own,
+            # pointing at the shared lists until it changes them (a search moves a piece or two).
+            self.at, self.places = dict(self.at), self.places[:]
+            self.shared = False
+            self.owned = set()
+        piece = self.pieces[i]
+        kind, dst, owner = piece[KIND], piece[WHERE], piece[OWNER]
+        if self.owned is None:          # every list is this index's own: the usual case, kept short
+            at = self.at
+            _take_out(at[(kind, src)], i)
+            _take_out(at[(kind, src, owner)], i)
+            for key in ((kind, dst), (kind, dst, owner)):
+                found = at.get(key)
+                if found is None:
+                    at[key] = [i]
+                else:
+                    found.append(i)
+        else:
+            for key in ((kind, src), (kind, src, owner)):
+                _take_out(self._own(key), i)
+            for key in ((kind, dst), (kind, dst, owner)):
+                self._own(key).append(i)
+        self.places[i] = dst
 
-    def moved(self, piece: list, src) -> None:
-        """A piece of the state has gone from ``src`` to where it is now."""
-        kind, dst, owner, at = piece[KIND], piece[WHERE], piece[OWNER], self.at
-        _remove(at[(kind, src)], piece)
-        _remove(at[(kind, src, owner)], piece)
-        for key in ((kind, dst), (kind, dst, owner)):
-            found = at.get(key)
-            if found is None:
-                at[key] = [piece]
-            else:
-                found.append(piece)
-        self.places[self._numbers()[id(piece)]] = dst
+    def _own(self, key) -> list:
+        """The list of positions at ``key``, this index's own to change (a new one if none),
+        once the index has taken over another's lists."""
+        at, owned = self.at, self.owned
+        found = at.get(key)
+        if key not in owned:
+            found = at[key] = found[:] if found is not None else []
+            owned.add(key)
+        return found
 
     def still_valid(self, pieces: list) -> bool:
         """The same list holding the same piece objects, each in the place the index has it.
@@ -236,18 +279,28 @@ class PieceIndex:
         return True
 
 
+def _take_out(positions: list, i: int) -> None:
+    """Take position ``i`` out of a list of positions (compiled: a loop over C integers)."""
+    for j in range(len(positions)):
+        x = positions[j]
+        if x == i:
+            del positions[j]
+            return
+
+
 def _grouped(pieces: list) -> dict:
-    """(kind, place, owner) and (kind, place) -> pieces: one pass by (kind, place, owner) with
+    """(kind, place, owner) and (kind, place) -> positions: one pass by (kind, place, owner) with
     literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C), a list made only for a new key,
     then (kind, place) gathered from those lists."""
     at: dict = {}
-    for x in pieces:
+    for i in range(len(pieces)):
+        x = pieces[i]
         key = (x[0], x[3], x[1])
         found = at.get(key)
         if found is None:
-            at[key] = [x]
+            at[key] = [i]
         else:
-            found.append(x)
+            found.append(i)
     for (kind, where, owner), found in list(at.items()):
         both = at.get((kind, where))
         if both is None:
@@ -258,15 +311,6 @@ def _grouped(pieces: list) -> dict:
 
 
 _place_of = itemgetter(WHERE)
-_value_printed = itemgetter(VALUE)
-
-
-def _remove(pieces: list, piece: list) -> None:
-    """Take this very piece out of a list (``list.remove`` would take the first equal one)."""
-    for i, x in enumerate(pieces):
-        if x is piece:
-            del pieces[i]
-            return
 
 
 def _piece_index(g) -> PieceIndex:
@@ -278,27 +322,28 @@ def _piece_index(g) -> PieceIndex:
 
 
 def _index(g) -> dict:
-    """(kind, place) and (kind, place, owner) -> pieces, from the game's index."""
+    """(kind, place) and (kind, place, owner) -> positions, from the game's index."""
     ix = g.piece_index
     return ix.at if ix is not None else _piece_index(g).at
 
 
 def _over_pieces(name, mine, reduce, doc):
-    """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there."""
+    """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there:
+    ``reduce(pieces, positions)``."""
     def build(c, pos):
-        return lambda g, player, kind, where: reduce(_pieces_at(g, player, kind, where, mine))
+        return lambda g, player, kind, where: reduce(g.s.pieces, _positions_at(g, player, kind, where, mine))
     build.__doc__ = doc
     function(name)(build)
 
 
-_over_pieces("piece_values", True, lambda ps: sorted(map(_value_printed, ps)),
+_over_pieces("piece_values", True, _values,
              "The acting player's piece values at a place (or list of places), smallest first.")
 _over_pieces("strength", True, _total,
              "Sum of the acting player's piece values at the places (face-down pieces count).")
-_over_pieces("piece_count", True, len, "How many pieces the acting player has at the places.")
-_over_pieces("all_pieces_count", False, len, "Every player's pieces of a kind at the places (a column's brokers).")
+_over_pieces("piece_count", True, _count, "How many pieces the acting player has at the places.")
+_over_pieces("all_pieces_count", False, _count, "Every player's pieces of a kind at the places (a column's brokers).")
 _over_pieces("all_strength", False, _total, "Every player's total at the places.")
-_over_pieces("present", False, lambda ps: sorted({x[OWNER] for x in ps}),
+_over_pieces("present", False, _owners,
              "The players with at least one piece of the kind at the places, in seat order.")
 
 

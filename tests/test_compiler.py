@@ -147,23 +147,36 @@ def test_the_piece_index_groups_every_piece_and_follows_it_through_a_game():
 
     def grouped(pieces):
         out = {}
-        for x in pieces:
-            out.setdefault((x[0], x[3]), []).append(id(x))
-            out.setdefault((x[0], x[3], x[1]), []).append(id(x))
-        return {k: sorted(v) for k, v in out.items()}
+        for i, x in enumerate(pieces):
+            out.setdefault((x[0], x[3]), []).append(i)
+            out.setdefault((x[0], x[3], x[1]), []).append(i)
+        return out
+
+    def kept(ix):
+        return {k: sorted(v) for k, v in ix.at.items() if v}
 
     g = Game.new("ys", players=4, seed=11)
     rng = random.Random(11)
+    clones = []
     while not g.s.finished:
         ix = g.piece_index
         if ix is not None and ix.still_valid(g.s.pieces):
-            kept = {k: sorted(map(id, v)) for k, v in ix.at.items() if v}
-            assert kept == grouped(g.s.pieces)
-            assert all(ix.number(x) == i for i, x in enumerate(g.s.pieces))
+            assert kept(ix) == grouped(g.s.pieces)
+        if g.s.decisions % 25 == 0:
+            clones.append((g.clone(), grouped(g.s.pieces)))   # shares the tables until a move
         options = g.legal_options()
         g.apply(options[rng.randrange(len(options))])
     fresh = PieceIndex(g.s.pieces)
-    assert {k: sorted(map(id, v)) for k, v in fresh.at.items()} == grouped(g.s.pieces)
+    assert kept(fresh) == grouped(g.s.pieces)
+    for clone, then in clones:
+        # The original moved on; each clone's index still describes the clone, and follows it.
+        if clone.piece_index is not None:
+            assert kept(clone.piece_index) == then == grouped(clone.s.pieces)
+        while not clone.s.finished:
+            options = clone.legal_options()
+            clone.apply(options[rng.randrange(len(options))])
+            ix = clone.piece_index
+            assert ix is None or not ix.still_valid(clone.s.pieces) or kept(ix) == grouped(clone.s.pieces)
 
 
 def test_piece_index_sees_pieces_moved_from_outside_the_engine():
