@@ -1,6 +1,7 @@
 # The compiled layout of State (Cython reads this beside state.py; plain Python ignores it): the
 # engine's compiled modules read the state's fields directly; the rules' expressions, which run
-# as Python bytecode, read them as attributes.
+# as Python bytecode, read them as attributes.  The copies' loop variables are typed lists, so
+# that a slice is a C copy of the list rather than a generic subscript.
 cimport cython
 
 cdef class State:
@@ -8,10 +9,14 @@ cdef class State:
     cdef public dict counters, orders, occ, tiles, supply, zones, pending
     cdef public list road, pieces, stack, deferred
 
-    @cython.locals(new=State, c=dict, memo=dict)
+    @cython.locals(new=State, c=dict, z=dict, memo=dict, row=list, piece=list)
     cpdef State clone(self)
 
 
+@cython.locals(new=dict, v=list)
+cpdef dict _copy_lists(dict table)
+
+@cython.locals(row=list)
 cpdef _copy_zone(z)
 
 @cython.locals(new=dict)

@@ -41,25 +41,28 @@ class State:
 
     # ------------------------------------------------------------ copying
     def clone(self) -> "State":
+        # Each table is copied whole (a dict's copy takes its slots as they are, quicker than
+        # inserting every key again) and then its lists are replaced by copies of their own.
         new = State.__new__(State)
         new.players = self.players
         new.humans = self.humans
-        c = {}
-        for k, v in self.counters.items():
+        c = self.counters.copy()
+        for k, v in c.items():
             if type(v) is list:
                 # a counter's elements are all lists (per player, by enum) or all numbers
-                c[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
-            else:
-                c[k] = v
+                c[k] = [row[:] for row in v] if v and type(v[0]) is list else v[:]
         new.counters = c
-        new.orders = {k: v[:] for k, v in self.orders.items()}
-        new.occ = {k: v[:] for k, v in self.occ.items()}
+        new.orders = _copy_lists(self.orders)
+        new.occ = _copy_lists(self.occ)
         new.road = self.road[:]
-        new.tiles = dict(self.tiles)      # an entry is replaced, never changed (a claim, a flip)
-        new.supply = dict(self.supply)
+        new.tiles = self.tiles.copy()      # an entry is replaced, never changed (a claim, a flip)
+        new.supply = self.supply.copy()
         new.next_tile = self.next_tile
-        new.zones = {k: _copy_zone(v) for k, v in self.zones.items()}
-        new.pieces = [p[:] for p in self.pieces]
+        z = self.zones.copy()
+        for k, v in z.items():
+            z[k] = _copy_zone(v)
+        new.zones = z
+        new.pieces = [piece[:] for piece in self.pieces]
         memo: dict = {}
         new.stack = [_copy_frame(f, memo) for f in self.stack]
         p = self.pending
@@ -109,11 +112,19 @@ class State:
         return s
 
 
+def _copy_lists(table: dict) -> dict:
+    """A copy of a dict of lists, each list copied."""
+    new = table.copy()
+    for k, v in new.items():
+        new[k] = v[:]
+    return new
+
+
 def _copy_zone(z):
     if type(z) is dict:
-        return {k: v[:] for k, v in z.items()}
+        return _copy_lists(z)
     if z and type(z[0]) is list:
-        return [x[:] for x in z]
+        return [row[:] for row in z]
     return z[:]
 
 
@@ -121,8 +132,10 @@ def _copy_env(env: dict, memo: dict) -> dict:
     key = id(env)
     new = memo.get(key)
     if new is None:
-        new = {k: (v[:] if type(v) is list else v) for k, v in env.items()}
-        memo[key] = new
+        new = memo[key] = env.copy()
+        for k, v in new.items():
+            if type(v) is list:
+                new[k] = v[:]
     return new
 
 
