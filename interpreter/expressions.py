@@ -488,10 +488,7 @@ class ExprCompiler:
         return _call(u.ref(index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
 
     def c_attr(self, e, ctx, u):
-        name = e["name"]
-        if name in ("owner", "kind"):
-            return _call(u.ref(self.p.attribute_reader(name)), _name(_G), self.x(e["x"], ctx, u), u.value(e["pos"]))
-        return _call(u.ref(self.p.attribute), _name(_G), self.x(e["x"], ctx, u), _const(name), u.value(e["pos"]))
+        return _call(u.ref(self.p.attribute_reader(e["name"])), _name(_G), self.x(e["x"], ctx, u), u.value(e["pos"]))
 
     def c_of(self, e, ctx, u):
         base = e["x"]

@@ -33,6 +33,7 @@ class Program:
         self.spaces = {d["name"]: (dict(d, slots=-1) if d["slots"] == "unlimited" else d)
                        for d in decls if d["kind"] == "space"}
         self.buildings = {d["name"]: d for d in decls if d["kind"] == "building"}
+        self._readers: dict = {}       # attribute -> its reader (attribute_reader)
         self.effects = {d["name"]: d for d in decls if d["kind"] == "effect"}
         self.phases = {d["name"]: d for d in decls if d["kind"] == "phase"}
         self.zones = {d["name"]: d for d in decls if d["kind"] == "zone"}
@@ -217,6 +218,11 @@ class Program:
                 return x
         else:
             raise RuleRuntimeError("%r has no attribute '%s'" % (x, attr), pos)
+        return self._declared(d, attr)
+
+    def _declared(self, d, attr):
+        """The attribute as the declaration ``d`` (a building, a space) gives it, or its category;
+        0 when neither does."""
         if attr in d and attr not in ("work", "owner", "on_build", "pos"):
             return d[attr]
         cat = self.categories.get(d.get("category"))
@@ -227,10 +233,18 @@ class Program:
         return 0
 
     def attribute_reader(self, attr):
-        """``f(g, x, pos)``: ``attribute(g, x, attr, pos)`` for one attribute named in the rules.
-        A tile's or a space's owner and kind, the usual reads (Caylus' placement cost reads the
-        owner of every open space), are answered from dicts the reader holds; everything else,
-        and every error, goes through ``attribute``."""
+        """``f(g, x, pos)``: ``attribute(g, x, attr, pos)`` for one attribute named in the rules,
+        one function per attribute.  A tile's or a space's owner and kind, the usual reads
+        (Caylus' placement cost reads the owner of every open space), are answered from the
+        state's tiles; any other attribute is the declarations', so it is looked up in a table
+        by building and by space made once (Caylus 1303 reads a tile's category thousands of
+        times a game); everything else, and every error, goes through ``attribute``."""
+        reader = self._readers.get(attr)
+        if reader is None:
+            reader = self._readers[attr] = self._reader(attr)
+        return reader
+
+    def _reader(self, attr):
         general, spaces = self.attribute, self.spaces
         if attr == "owner":
             def owner(g, x, pos):
@@ -251,7 +265,21 @@ class Program:
                     return x
                 return general(g, x, "kind", pos)
             return kind
-        return lambda g, x, pos: general(g, x, attr, pos)
+        by_building = {name: self._declared(d, attr) for name, d in self.buildings.items()}
+        by_space = {name: self._declared(d, attr) for name, d in spaces.items()}
+
+        def declared(g, x, pos):
+            tiles = g.s.tiles
+            if x in tiles:
+                kind = tiles[x][0]
+                if kind in by_building:
+                    return by_building[kind]
+            elif x in by_space:
+                return by_space[x]
+            elif x in by_building:
+                return by_building[x]
+            return general(g, x, attr, pos)
+        return declared
 
     def owner_body(self, kind):
         return self.owner_nodes.get(kind)
