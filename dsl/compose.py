@@ -99,9 +99,9 @@ def _same(a: str, b: str) -> bool:
 
 def player_count_file(root: str, players: int) -> str | None:
     """The variant of the game in ``root`` that holds its rules for ``players`` players, if any."""
-    from .loader import _head_of, variants_of
+    from .loader import variants_of
 
-    found = [v["path"] for v in variants_of(root) if players in (_head_of(v["path"]).get("for_players") or [])]
+    found = [v["path"] for v in variants_of(root) if players in (v.get("for_players") or [])]
     if len(found) > 1:
         raise RulesError([Diagnostic(found[1], 1, 1, "error", "L008", "%s and %s both say they are the rules for %d "
                                      "players (for_players)" % (found[0], found[1], players))])

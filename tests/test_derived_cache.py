@@ -81,3 +81,37 @@ def test_the_shipped_listing_follows_the_files(cache, tmp_path, monkeypatch):
     assert loader.list_shipped()[0]["variants"][0]["title"] == "Faster"
     loader._SHIPPED.clear()                            # a new process: from the user's cache
     assert loader.list_shipped()[0]["variants"][0]["title"] == "Faster"
+
+
+def test_a_player_count_variant_is_found_from_the_kept_listing_and_a_damaged_one_is_not_trusted(
+        cache, tmp_path, monkeypatch):
+    # A shipped game's variants (and which one holds the rules for a player count) come from the
+    # kept listing, without parsing every variant file; a listing in the cache whose variants
+    # are not what the loader writes is made again from the files.
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / "tiny.rules").write_text(
+        'game tiny "Tiny":\n    players 2..3\n    score pp\n    max_rounds 1\n    rounds main\n\n'
+        'resource pp "prestige"\n\nphase main "Main":\n    step s:\n        gain 1 pp\n')
+    (shipped / "tiny.trio.rules").write_text(
+        'variant trio "Three" extends tiny:\n    for_players 3\n\n    replace game tiny "Tiny (3)":\n'
+        '        players 3..3\n        score pp\n        max_rounds 2\n        rounds main\n')
+    monkeypatch.setattr(loader, "shipped_dir", lambda: str(shipped))
+    game = str(shipped / "tiny.rules")
+    assert [g["name"] for g in loader.list_shipped()] == ["tiny"]     # as naming a shipped game does
+    from provost.dsl.compose import player_count_file
+    assert player_count_file(game, 3) == str(shipped / "tiny.trio.rules") and player_count_file(game, 2) is None
+    loader._SHIPPED.clear()                            # a new process: the listing from the user's cache
+    loader._HEADS.clear()
+    parsed = []
+    real = loader.parse_file
+    monkeypatch.setattr(loader, "parse_file", lambda path, *a, **k: parsed.append(path) or real(path, *a, **k))
+    assert player_count_file(game, 3) == str(shipped / "tiny.trio.rules")
+    assert parsed == []
+    [listing] = [f for f in cache.iterdir() if f.name.startswith("shipped-")]
+    games = json.loads(listing.read_text())
+    games[0]["variants"][0]["for_players"] = "3"       # damaged: not a list of counts
+    listing.write_text(json.dumps(games))
+    loader._SHIPPED.clear()
+    assert [v.get("for_players") for v in loader.variants_of(game)] == [[3]]
+    assert parsed                                      # made again from the files' heads
