@@ -35,6 +35,23 @@ class TableRef:
         raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
 
 
+#: At most this many entries are kept per option (``kept_entry``): the values of a parameter are
+#: the spaces, tiles or symbols of the rules in practice, but a rule may range over numbers.
+MAX_KEPT_ENTRIES = 1024
+
+
+def kept_entry(memo: dict, value, entry: list) -> list:
+    """``entry``, an option's ``[id, bindings, number]`` for the parameter's ``value``, kept in
+    ``memo`` for the next listing when the value is a string (a symbol, a space, a tile).
+
+    An entry is made of the value alone and nothing changes it once made (the engine copies the
+    bindings it takes), so the listing of options shares it from one decision to the next
+    instead of making the id and the bindings again for every value at every decision."""
+    if type(value) is str and len(memo) < MAX_KEPT_ENTRIES:
+        memo[value] = entry
+    return entry
+
+
 def short_repr(v, limit: int = 80) -> str:
     text = repr(v)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -371,3 +371,30 @@ def test_a_bundle_payment_in_the_bindings_counts_each_resource_and_the_placed_wo
     g.apply("give:gem+ore")
     # Seat 1: two of each, a worker: two gems yes, three ores no.
     assert g.legal_options() == ["give:gem", "give:gem+gem", "give:gem+ore", "hire:well:gem", "hire:well:ore", "skip"]
+
+
+def test_an_options_entries_are_kept_from_one_listing_to_the_next_and_never_changed():
+    # A one-parameter option's entry ([id, bindings, number]) for a string value is made once and
+    # shared by later listings; choosing it copies what it takes, so the kept entries stay as made.
+    import copy
+    import random
+
+    from provost.interpreter.runtime import MAX_KEPT_ENTRIES, kept_entry
+
+    g = Game.new("caylus", players=4, seed=1)
+    _play_to(g, ["Place a worker or pass"])
+    frame = g.s.stack[-1]
+    place = g.prog.nodes[frame[0]].options[1]
+    first, again = place.bindings(g, frame[2]), place.bindings(g, frame[2])
+    assert first and first == again and all(a is b for a, b in zip(first, again))
+    made = copy.deepcopy(first)
+    rng = random.Random(1)
+    while not g.s.finished:
+        options = g.legal_options()
+        g.apply(options[rng.randrange(len(options))])
+    assert first == made
+    memo: dict = {}
+    for n in range(MAX_KEPT_ENTRIES + 10):
+        kept_entry(memo, "v%d" % n, ["x", {}, 0])
+    kept_entry(memo, [1, 2], ["x", {}, 0])                  # a list is no key: made every time
+    assert len(memo) == MAX_KEPT_ENTRIES
