@@ -20,3 +20,11 @@ cdef class Game:
     @cython.locals(here=list)
     cpdef return_one(self, where, p)
     cpdef emit(self, event, player, target)
+    @cython.locals(road=list, i=Py_ssize_t)
+    cpdef first_free_slot(self)
+    @cython.locals(s=State, have=dict, out=list, sites=list)
+    cpdef list build_options(self, p, category, discount)
+    cpdef list _payments(self, cost, discount, dict have)
+    cpdef list _payment_ways(self, cost, discount)
+
+cpdef bint _affords(dict have, dict pay)

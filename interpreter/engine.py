@@ -606,8 +606,8 @@ class Game:
             return []
         have = {r: s.counters[r][p] for r in prog.resources}
         out = []
-        for kind, b in prog.buildings.items():
-            if b["category"] != category or s.supply.get(kind, 0) == 0:  # -1: unlimited
+        for kind, b in prog.buildings_of.get(category, ()):
+            if s.supply.get(kind, 0) == 0:  # -1: unlimited
                 continue
             for label, payment in self._payments(b["cost"], discount, have):
                 for site in sites:
@@ -618,8 +618,11 @@ class Game:
     def _payments(self, cost, discount, have):
         """Ways to pay a cost that ``have`` affords: [(label, {resource: n})], the label naming
         the resources chosen for 'any of' amounts ("" when there is no choice)."""
-        return [(label, dict(pay)) for label, pay in self._payment_ways(cost, discount)
-                if all(have.get(r, 0) >= k for r, k in pay.items())]
+        out = []
+        for label, pay in self._payment_ways(cost, discount):
+            if _affords(have, pay):
+                out.append((label, dict(pay)))
+        return out
 
     def _payment_ways(self, cost, discount) -> list:
         """Every way to pay a cost less a discount, in the order options list them, each way of
@@ -698,3 +701,11 @@ class Game:
         node = self.prog.on_build_nodes.get(kind)
         if node is not None:
             self.s.stack.append([node, 0, {"player": p, "self": inst}, None])
+
+
+def _affords(have: dict, pay: dict) -> bool:
+    """Whether ``have`` (resource -> amount) holds every amount of ``pay``."""
+    for r, k in pay.items():
+        if have.get(r, 0) < k:
+            return False
+    return True

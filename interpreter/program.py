@@ -34,6 +34,10 @@ class Program:
                        for d in decls if d["kind"] == "space"}
         self.buildings = {d["name"]: d for d in decls if d["kind"] == "building"}
         self._readers: dict = {}       # attribute -> its reader (attribute_reader)
+        # category -> [(kind, declaration)] in declaration order: what Game.build_options offers
+        self.buildings_of: dict = {}
+        for name, d in self.buildings.items():
+            self.buildings_of.setdefault(d.get("category"), []).append((name, d))
         self.effects = {d["name"]: d for d in decls if d["kind"] == "effect"}
         self.phases = {d["name"]: d for d in decls if d["kind"] == "phase"}
         self.zones = {d["name"]: d for d in decls if d["kind"] == "zone"}
