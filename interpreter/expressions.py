@@ -498,7 +498,8 @@ class ExprCompiler:
         return _call(u.ref(index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
 
     def c_attr(self, e, ctx, u):
-        return _call(u.ref(self.p.attribute_reader(e["name"])), _name(_G), self.x(e["x"], ctx, u), u.value(e["pos"]))
+        return _call(u.ref(self.p.attribute_reader(e["name"])), _state("tiles"), self.x(e["x"], ctx, u), _name(_G),
+                     u.value(e["pos"]))
 
     def c_of(self, e, ctx, u):
         base = e["x"]
@@ -630,6 +631,7 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
     bound = {gen.target.id for gen in gens}
     kept: list = []
     facts: dict = {}        # id(node) -> (names none of the variables, worth keeping), one pass
+    tables: dict = {}       # a state table read in the filters (`g.s.tiles`) -> the name it is read into
 
     def learn(node) -> tuple:
         """(names none of the variables, calls something, operations in it)."""
@@ -645,6 +647,13 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         return invariant, costly, ops
 
     def rewrite(node):
+        table = _state_table(node)
+        if table is not None:
+            # `g.s.tiles`: cannot fail and nothing in a listing changes it, so it is read once
+            # before the loop (compiled, each read is two attribute lookups).
+            if table not in tables:
+                tables[table] = u.fresh("t")
+            return _name(tables[table])
         if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) and facts[id(node)]:
             h = u.fresh("h")
             kept.append(h)
@@ -664,7 +673,16 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         for test in gen.ifs:
             learn(test)
         gen.ifs = [rewrite(test) for test in gen.ifs]
-    return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
+    return [ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=_state(table)) for table, t in tables.items()] \
+        + [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
+
+
+def _state_table(node) -> str | None:
+    """The field's name when ``node`` reads a table of the state, ``g.s.FIELD``."""
+    if type(node) is ast.Attribute and type(node.value) is ast.Attribute and node.value.attr == "s" \
+            and type(node.value.value) is ast.Name and node.value.value.id == _G:
+        return node.attr
+    return None
 
 
 class _Hoister:

@@ -237,12 +237,13 @@ class Program:
         return 0
 
     def attribute_reader(self, attr):
-        """``f(g, x, pos)``: ``attribute(g, x, attr, pos)`` for one attribute named in the rules,
-        one function per attribute.  A tile's or a space's owner and kind, the usual reads
-        (Caylus' placement cost reads the owner of every open space), are answered from the
-        state's tiles; any other attribute is the declarations', so it is looked up in a table
-        by building and by space made once (Caylus 1303 reads a tile's category thousands of
-        times a game); everything else, and every error, goes through ``attribute``."""
+        """``f(tiles, x, g, pos)``: ``attribute(g, x, attr, pos)`` for one attribute named in the
+        rules, ``tiles`` being ``g.s.tiles`` (read once before the loop when the read is in a
+        listing's tests); one function per attribute.  A tile's or a space's owner and kind, the
+        usual reads (Caylus' placement cost reads the owner of every open space), are answered
+        from the state's tiles; any other attribute is the declarations', so it is looked up in
+        a table by building and by space made once (Caylus 1303 reads a tile's category
+        thousands of times a game); everything else, and every error, goes through ``attribute``."""
         reader = self._readers.get(attr)
         if reader is None:
             reader = self._readers[attr] = self._reader(attr)
@@ -251,8 +252,7 @@ class Program:
     def _reader(self, attr):
         general, spaces = self.attribute, self.spaces
         if attr == "owner":
-            def owner(g, x, pos):
-                tiles = g.s.tiles
+            def owner(tiles, x, g, pos):
                 if x in tiles:
                     who = tiles[x][1]
                     return who if who >= 0 else None
@@ -261,8 +261,7 @@ class Program:
                 return general(g, x, "owner", pos)
             return owner
         if attr == "kind":
-            def kind(g, x, pos):
-                tiles = g.s.tiles
+            def kind(tiles, x, g, pos):
                 if x in tiles:
                     return tiles[x][0]
                 if x in spaces:
@@ -272,8 +271,7 @@ class Program:
         by_building = {name: self._declared(d, attr) for name, d in self.buildings.items()}
         by_space = {name: self._declared(d, attr) for name, d in spaces.items()}
 
-        def declared(g, x, pos):
-            tiles = g.s.tiles
+        def declared(tiles, x, g, pos):
             if x in tiles:
                 kind = tiles[x][0]
                 if kind in by_building:

@@ -25,7 +25,7 @@ import types
 
 BUILTINS = {"len": len, "sum": sum, "max": max, "min": min, "abs": abs, "list": list, "range": range}
 
-ATTRIBUTES = frozenset({"s", "counters", "orders", "zones", "round", "humans", "occ", "get", "open_spaces"})
+ATTRIBUTES = frozenset({"s", "counters", "orders", "zones", "round", "humans", "occ", "tiles", "get", "open_spaces"})
 
 _NODES = (
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,

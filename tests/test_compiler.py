@@ -269,9 +269,10 @@ def test_tests_inside_the_bindings_give_the_options_of_the_general_check(tmp_pat
     assert g.prog.nodes[g.s.stack[-1][0]].legal(g, env)[0] == ["some:1", "some:2", "wait"]
 
 
-def test_owner_and_kind_readers_answer_as_the_general_attribute():
-    # attribute_reader answers tiles and spaces from its own dicts: the same values as
-    # Program.attribute for every kind of thing, None included, and the same error otherwise.
+def test_attribute_readers_answer_as_the_general_attribute():
+    # attribute_reader answers tiles and spaces from the state's tiles (owner, kind) or from
+    # tables of the declarations (any other attribute): the same values as Program.attribute for
+    # every kind of thing, None included, and the same error otherwise.
     from provost.interpreter.program import RuleRuntimeError
     g = Game.new("caylus", players=4, seed=1)
     prog = g.prog
@@ -280,14 +281,15 @@ def test_owner_and_kind_readers_answer_as_the_general_attribute():
     neutral = next(t for t in g.s.road if t is not None and t != built)
     g.s.tiles[neutral] = [g.s.tiles[neutral][0], -1]             # nobody's
     things = [built, neutral, "gate", next(iter(prog.buildings)), None]
-    for attr in ("owner", "kind"):
+    for attr in ("owner", "kind", "category", "workable", "prestige", "no_such_attribute"):
         read = prog.attribute_reader(attr)
+        assert prog.attribute_reader(attr) is read                # one reader an attribute
         for x in things:
-            assert read(g, x, None) == prog.attribute(g, x, attr, None), (attr, x)
-        with pytest.raises(RuleRuntimeError, match="has no attribute 'owner'|has no attribute 'kind'"):
-            read(g, "no_such_place", None)
-    assert prog.attribute_reader("owner")(g, built, None) == 2
-    assert prog.attribute_reader("owner")(g, neutral, None) is None
+            assert read(g.s.tiles, x, g, None) == prog.attribute(g, x, attr, None), (attr, x)
+        with pytest.raises(RuleRuntimeError, match="has no attribute '%s'" % attr):
+            read(g.s.tiles, "no_such_place", g, None)
+    assert prog.attribute_reader("owner")(g.s.tiles, built, g, None) == 2
+    assert prog.attribute_reader("owner")(g.s.tiles, neutral, g, None) is None
 
 
 CALLED_PAYMENT = two_player_game("Called payments", head="workers_return_to camp") + """\
