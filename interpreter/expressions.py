@@ -135,8 +135,39 @@ class _Unit:
         """The function ``f(g, env)`` running the statements, compiled with every ``define``d one."""
         name = self.fresh("f")
         self.define(name, [_G, _ENV], body_statements)
+        for d in self.defs:
+            self._read_tables_first(d)
         pos = pos or [0, 0]
         return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]), self.code_cache)[name]
+
+    def _read_tables_first(self, fn: ast.FunctionDef) -> None:
+        """Read each state table a comprehension of ``fn`` uses (``g.s.zones``) once, at the start.
+
+        Such a read cannot fail, and nothing changes the state while an expression is evaluated
+        (``g`` is never rebound in generated code); compiled, each read is two attribute lookups,
+        which a comprehension would make for every value."""
+        names: dict = {}
+
+        def rewrite(node, inside):
+            for field, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    setattr(node, field, [visit(v, inside) if isinstance(v, ast.AST) else v for v in value])
+                elif isinstance(value, ast.AST):
+                    setattr(node, field, visit(value, inside))
+
+        def visit(node, inside):
+            table = _state_table(node)
+            if table is not None and inside:
+                if table not in names:
+                    names[table] = self.fresh("t")
+                return _name(names[table])
+            rewrite(node, inside or type(node) is ast.ListComp)
+            return node
+
+        for statement in fn.body:
+            rewrite(statement, False)
+        fn.body[:0] = [ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=_state(table))
+                       for table, t in names.items()]
 
 
 class _Ctx:
@@ -631,7 +662,6 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
     bound = {gen.target.id for gen in gens}
     kept: list = []
     facts: dict = {}        # id(node) -> (names none of the variables, worth keeping), one pass
-    tables: dict = {}       # a state table read in the filters (`g.s.tiles`) -> the name it is read into
 
     def learn(node) -> tuple:
         """(names none of the variables, calls something, operations in it)."""
@@ -647,13 +677,6 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         return invariant, costly, ops
 
     def rewrite(node):
-        table = _state_table(node)
-        if table is not None:
-            # `g.s.tiles`: cannot fail and nothing in a listing changes it, so it is read once
-            # before the loop (compiled, each read is two attribute lookups).
-            if table not in tables:
-                tables[table] = u.fresh("t")
-            return _name(tables[table])
         if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) and facts[id(node)]:
             h = u.fresh("h")
             kept.append(h)
@@ -673,8 +696,7 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         for test in gen.ifs:
             learn(test)
         gen.ifs = [rewrite(test) for test in gen.ifs]
-    return [ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=_state(table)) for table, t in tables.items()] \
-        + [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
+    return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
 
 
 def _state_table(node) -> str | None:
