@@ -135,10 +135,9 @@ class _Unit:
         """The function ``f(g, env)`` running the statements, compiled with every ``define``d one."""
         name = self.fresh("f")
         self.define(name, [_G, _ENV], body_statements)
-        for d in self.defs:
-            self._read_tables_first(d)
         pos = pos or [0, 0]
-        return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]), self.code_cache)[name]
+        return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]), self.code_cache,
+                              prepare=self._read_tables_first)[name]
 
     def _read_tables_first(self, fn: ast.FunctionDef) -> None:
         """Read each state table a comprehension of ``fn`` uses (``g.s.zones``) once, at the start.

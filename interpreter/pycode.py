@@ -97,16 +97,21 @@ def check_closed(tree: ast.AST) -> None:
                 push(child)
 
 
-def make_functions(defs: list, namespace: dict, where: str, cache=None) -> dict:
+def make_functions(defs: list, namespace: dict, where: str, cache=None, prepare=None) -> dict:
     """Compile the ``def``s (checked first) into functions sharing ``namespace`` as globals.
 
     Returns name -> function; each is also put in ``namespace``, so the functions may call
     one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's.
     ``cache`` (a `provost.interpreter.codecache.CodeCache`) has the code when these trees were
-    checked and compiled by an earlier build of the same rules, and keeps it otherwise."""
+    checked and compiled by an earlier build of the same rules, and keeps it otherwise.
+    ``prepare(def)`` rewrites each tree before it is compiled (not when the code comes from
+    the cache: it must not change the functions' names)."""
     names = tuple(d.name for d in defs)
     codes = cache.codes(where, names) if cache is not None else None
     if codes is None:
+        if prepare is not None:
+            for d in defs:
+                prepare(d)
         module = ast.Module(body=defs, type_ignores=[])
         check_closed(module)            # and gives the nodes their positions
         code = compile(module, where, "exec", dont_inherit=True)

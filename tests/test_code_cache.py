@@ -27,8 +27,8 @@ def _units(rs, monkeypatch) -> list:
     """(where, names, code objects) of every unit a fresh Program of ``rs`` compiles or takes."""
     seen, make = [], pycode.make_functions
 
-    def recorded(defs, namespace, where, cache=None):
-        made = make(defs, namespace, where, cache)
+    def recorded(defs, namespace, where, cache=None, prepare=None):
+        made = make(defs, namespace, where, cache, prepare)
         seen.append((where, tuple(made), tuple(f.__code__ for f in made.values())))
         return made
     monkeypatch.setattr("provost.interpreter.expressions.make_functions", recorded)
@@ -151,8 +151,8 @@ def shape(c):
     consts = tuple(shape(x) if hasattr(x, "co_code") else sorted(map(repr, x)) if isinstance(x, frozenset)
                    else x for x in c.co_consts)
     return (c.co_name, c.co_code, consts, c.co_names, c.co_varnames)
-def recorded(defs, namespace, where, cache=None):
-    made = make(defs, namespace, where, cache)
+def recorded(defs, namespace, where, cache=None, prepare=None):
+    made = make(defs, namespace, where, cache, prepare)
     for name, f in made.items():
         h.update(repr((where, name, shape(f.__code__))).encode())
     return made

@@ -76,3 +76,40 @@ def test_expressions_of_every_shipped_ruleset_compile_and_play():
     for name in ("caylus", "caylus1303", "ys"):
         g = Game.new(load_checked(name), players=4, seed=1)
         assert g.legal_options()
+
+
+def test_prepare_rewrites_trees_that_are_compiled_and_never_code_from_the_cache():
+    # A rewrite before compiling (reading state tables first) must cost nothing when the code
+    # comes from the cache, and must not change what the functions are called.
+    class Cache:
+        def __init__(self):
+            self.kept = {}
+
+        def codes(self, where, names):
+            return self.kept.get((where, names))
+
+        def keep(self, where, names, codes):
+            self.kept[(where, names)] = codes
+
+    prepared = []
+    cache = Cache()
+    source = "def _f0(g, env):\n    return len(env)"
+    for _ in range(2):
+        made = make_functions(_tree(source).body, {}, "<test>", cache, prepare=prepared.append)
+        assert made["_f0"](None, {"a": 1}) == 1
+    assert [d.name for d in prepared] == ["_f0"]          # the second build took the cached code
+
+
+def test_a_comprehension_reads_each_state_table_once_before_it_runs():
+    # Generated code reads `g.s.FIELD` for a comprehension into a local at the function's start,
+    # so a listing makes one read however many values it goes through.
+    from provost.interpreter import expressions
+
+    u = expressions._Unit()
+    body = ast.parse("def _f0(g, env):\n    return [_l1 for _l1 in env['xs'] if g.s.zones['locked'] != _l1"
+                     " and g.s.zones['open']]").body[0].body
+    u.function(body, None)
+    fn = u.defs[0]
+    first, rest = ast.unparse(fn.body[0]), ast.unparse(fn.body[1])
+    local = first.split(" = ")[0]
+    assert first == local + " = g.s.zones" and "g.s" not in rest and rest.count(local + "[") == 2
