@@ -309,7 +309,7 @@ def _listed_variants(game_path: str) -> list[dict] | None:
     """``variants_of`` a shipped game's file from the kept listing, without reading any file's
     head (a variant's head is the whole file's IR), or None when the listing is not kept."""
     target = os.path.abspath(game_path)
-    if os.path.dirname(target) != os.path.abspath(shipped_dir()):
+    if os.path.dirname(target) != shipped_dir():          # already absolute
         return None
     files = _shipped_files()
     for g in _kept_listing(files, _files_state(files)) or ():

@@ -11,7 +11,6 @@ from the rule file.
 from __future__ import annotations
 
 import json
-import os
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
