@@ -84,7 +84,7 @@ class _Box:
         self.g = g
 
     def __deepcopy__(self, memo):
-        return _Box(self.g.clone() if self.g is not None else None)
+        return _Box(self.g.clone(shared=True) if self.g is not None else None)
 
     def __reduce__(self):
         # Pickled as the engine's save (its compiled rules hold closures); the rules are found

@@ -327,7 +327,7 @@ def who_sees(game, player: int, option: str) -> list[int]:
     others = [p for p in everyone if p != player]
     outcomes: dict[str, list[str]] = {}
     for opt in options:
-        c = game.clone()
+        c = game.clone(shared=True)
         c.apply(opt)
         outcomes[opt] = [_obs_key(c, p) for p in others]
     chosen = outcomes[option]

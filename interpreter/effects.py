@@ -264,13 +264,16 @@ class EffectCompiler:
 
         def set_counter(g, env):
             v = value(g, env)
-            counters = g.s.counters
-            holder, key = counters, name
+            s = g.s
+            holder, key = s.counters, name
+            if per_player or index is not None:
+                # the counter's list, the state's own to change (never cloned: all its own)
+                holder = holder[name] if s.owned is None else s.own_counter(name)
             if per_player:
-                holder = counters[name]
                 key = who(g, env) if who is not None else env["player"]
             if index is not None:
-                holder = holder[key]
+                if per_player:
+                    holder = holder[key]
                 try:
                     key = slots[index(g, env)]
                 except (KeyError, TypeError):

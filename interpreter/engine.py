@@ -18,7 +18,7 @@ from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # no
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
-from .prims_pieces import visible_value
+from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
 from .state import State
 
@@ -312,8 +312,11 @@ class Game:
         savefile.probe(game)
         return game
 
-    def clone(self) -> "Game":
-        g = Game(self.rs, self.prog, self.s.clone(), self.seed)
+    def clone(self, shared: bool = False) -> "Game":
+        """An independent copy of the game; ``shared``: one that shares the state's lists with
+        this game until the engine changes them (`State.clone`), for searches, which play
+        clones through ``apply`` and never edit a state by hand."""
+        g = Game(self.rs, self.prog, self.s.clone(shared), self.seed)
         ix = self.piece_index
         if ix is not None and ix.still_valid(self.s.pieces):
             # A search clones at every option: the copy's pieces are where the index has them.
@@ -329,27 +332,27 @@ class Game:
         (decks, other players' hands) are shuffled among themselves keeping their
         sizes, and the random state is replaced, so future draws are unknown too.
         """
-        g = self.clone()
+        g = self.clone(shared=True)
         s = g.s
         st = rng.seed_state(seed)
         groups: dict = {}
-        for pc in s.pieces:
+        for i, pc in enumerate(s.pieces):
             if visible_value(g, pc, viewer) is None:
                 key = (pc[0], pc[1])
                 if pc[1] >= s.humans:
                     # A neutral player's unplaced pieces are known to all through the rules that
                     # place them: only its pieces already on the board are re-dealt.
                     key += (pc[3] in self.prog.pieces[pc[0]]["private"],)
-                groups.setdefault(key, []).append(pc)
-        for pcs in groups.values():
-            values = [pc[2] for pc in pcs]
+                groups.setdefault(key, []).append(i)
+        for at in groups.values():
+            values = [s.pieces[i][2] for i in at]
             st = rng.shuffle(st, values)
-            for pc, v in zip(pcs, values):
-                pc[2] = v
+            for i, v in zip(at, values):
+                own_piece(g, i)[2] = v
         for name, z in self.prog.zones.items():
             # The hidden lists of one zone (a deck, the other players' hands) are dealt anew
             # from their common pool; zones never mix.
-            v = s.zones[name]
+            v = s.own_zone(name) if z["visible"] != "public" else s.zones[name]
             parts = v if z["scope"] == "player" else [v]
             hidden: list = []
             for owner, part in enumerate(parts):
@@ -405,9 +408,9 @@ class Game:
 
     # ------------------------------------------------------------ primitives: resources
     def gain(self, p, amounts):
-        counters, lims = self.s.counters, self.prog.counters
+        s, lims = self.s, self.prog.counters
         for res, n in amounts:
-            row = counters[res]
+            row = s.own_counter(res)
             v = row[p] + n
             hi = lims[res]["max"]
             if hi is not None and v > hi:
@@ -418,12 +421,12 @@ class Game:
             row[p] = v
 
     def pay(self, p, amounts, pos=None):
-        counters = self.s.counters
+        s = self.s
         for res, n in amounts:
-            if counters[res][p] < n:
+            if s.counters[res][p] < n:
                 raise RuleRuntimeError("player %d cannot pay %d %s" % (p, n, res), pos)
         for res, n in amounts:
-            counters[res][p] -= n
+            s.own_counter(res)[p] -= n
 
     def lose(self, p, amounts):
         self.gain(p, [(r, -n) for r, n in amounts])
@@ -436,16 +439,16 @@ class Game:
                     f[3]["passed"].append(p)
                 break
         if order is not None and p not in self.s.orders[order]:
-            self.s.orders[order].append(p)
+            self.s.own_order(order).append(p)
 
     def move_in_order(self, order, p, place):
-        lst = self.s.orders[order]
+        lst = self.s.own_order(order)
         if p in lst:
             lst.remove(p)
         lst.insert(max(0, min(len(lst), place - 1)), p)
 
     def shuffle_order(self, order):
-        self.s.rng = rng.shuffle(self.s.rng, self.s.orders[order])
+        self.s.rng = rng.shuffle(self.s.rng, self.s.own_order(order))
 
     def reset(self, when):
         s = self.s
@@ -479,16 +482,16 @@ class Game:
         return out
 
     def place_worker(self, p, target):
-        w = self.s.counters["workers"]
-        w[p] -= 1
-        self.s.occ.setdefault(target, []).append(p)
+        s = self.s
+        s.own_counter("workers")[p] -= 1
+        s.own_occupants(target, True).append(p)
         self.emit("worker_placed", p, target)
 
     def move_worker(self, p, src, dst):
-        here = self.s.occ.get(src, [])
+        here = self.s.own_occupants(src) or []
         if p in here:
             here.remove(p)
-        self.s.occ.setdefault(dst, []).append(p)
+        self.s.own_occupants(dst, True).append(p)
         self.emit("worker_placed", p, dst)
         if not here:
             self._vacated(src)
@@ -496,15 +499,16 @@ class Game:
     def return_one(self, where, p):
         here = self.s.occ.get(where)
         if here and p in here:
+            here = self.s.own_occupants(where)
             here.remove(p)
-            self.s.counters[self.prog.worker_home][p] += 1
+            self.s.own_counter(self.prog.worker_home)[p] += 1
             if not here:
                 self._vacated(where)
 
     def return_all(self, where):
         here = self.s.occ.get(where)
         if here:
-            w = self.s.counters[self.prog.worker_home]
+            w = self.s.own_counter(self.prog.worker_home)
             for p in here:
                 w[p] += 1
             self.s.occ[where] = []
@@ -676,7 +680,7 @@ class Game:
         kind, payment, site = spec
         s, prog = self.s, self.prog
         for r, n in payment.items():
-            s.counters[r][p] -= n
+            s.own_counter(r)[p] -= n
         if site is not None:
             slot = self._remove_tile(site)
         else:

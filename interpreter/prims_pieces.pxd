@@ -1,6 +1,7 @@
 # The compiled layout of the piece index (Cython reads this beside prims_pieces.py; plain Python
 # ignores it): a search builds an index for every clone and checks it at every run.
 cimport cython
+from provost.interpreter.state cimport State
 
 cdef class PieceIndex:
     cdef public dict at
@@ -16,6 +17,9 @@ cdef class PieceIndex:
     @cython.locals(objects=list, places=list, n=Py_ssize_t, i=Py_ssize_t, x=list)
     cpdef bint still_valid(self, list pieces)
 
+
+@cython.locals(ix=PieceIndex, s=State)
+cpdef list own_piece(g, Py_ssize_t i)
 
 @cython.locals(j=Py_ssize_t, x=Py_ssize_t)
 cpdef _take_out(list positions, Py_ssize_t i)

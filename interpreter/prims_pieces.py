@@ -33,6 +33,20 @@ def visible_value(g, piece, viewer):
     return None
 
 
+def own_piece(g, i: int) -> list:
+    """The piece at position ``i`` of the state's list, the state's own to change: a clone shares
+    its pieces with the game it was taken from until one changes (`State.own_piece`).  The
+    index learns of the copy, so that it still finds the pieces it knows."""
+    s = g.s
+    if s.owned is None:                 # never cloned: every piece its own (most games)
+        return s.pieces[i]
+    piece = s.own_piece(i)
+    ix = g.piece_index
+    if ix is not None and ix.pieces is s.pieces:
+        ix.objects[i] = piece
+    return piece
+
+
 def _where_list(v):
     return v if type(v) is list else [v]
 
@@ -67,7 +81,7 @@ def build_place_piece(c, st, scope):
         if not found:
             raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
         i = min(found)
-        piece = pieces[i]
+        piece = own_piece(g, i)
         piece[WHERE] = t
         ix.moved(i, f)                      # kept: several moves a turn, queries in between
         fc = face(g, env)
@@ -93,7 +107,7 @@ def build_gather_pieces(c, st, scope):
         pieces = ix.pieces
         for w in set(_where_list(src(g, env))):
             for i in list(ix.at.get((kind, w) if who is None else (kind, w, who), ())):
-                piece = pieces[i]
+                piece = own_piece(g, i)
                 piece[WHERE] = to
                 ix.moved(i, w)
                 piece[UP] = 0
@@ -111,9 +125,11 @@ def build_reveal_pieces(c, st, scope):
 
     def reveal(g, env):
         places = set(_where_list(where(g, env)))
-        for piece in g.s.pieces:
-            if piece[KIND] == kind and piece[WHERE] in places:
-                piece[UP] = 1
+        pieces = g.s.pieces
+        for i in range(len(pieces)):
+            piece = pieces[i]
+            if piece[KIND] == kind and piece[WHERE] in places and piece[UP] != 1:
+                own_piece(g, i)[UP] = 1
     return c.p.add(N.Atom(reveal), st["pos"])
 
 
@@ -127,7 +143,9 @@ def build_show_piece(c, st, scope):
         hidden = _hidden_at(g, kind, owner(g, env), at(g, env))
         k = n(g, env)
         if 0 <= k < len(hidden):
-            hidden[k][SEEN] |= 1 << env["player"]
+            shown = hidden[k]
+            i = next(i for i, x in enumerate(g.s.pieces) if x is shown)
+            own_piece(g, i)[SEEN] |= 1 << env["player"]
     return c.p.add(N.Atom(show), st["pos"])
 
 
@@ -151,9 +169,9 @@ def build_set_piece_value(c, st, scope):
 
     def set_value(g, env):
         p, v, w = env["player"], value(g, env), at(g, env)
-        for piece in g.s.pieces:
+        for i, piece in enumerate(g.s.pieces):
             if piece[KIND] == kind and piece[OWNER] == p and piece[WHERE] == w and piece[VALUE] == v:
-                piece.append(new(g, env))     # an override; gather_pieces drops it
+                own_piece(g, i).append(new(g, env))     # an override; gather_pieces drops it
                 return
     return c.p.add(N.Atom(set_value), st["pos"])
 

@@ -16,7 +16,8 @@ from .library import effect, function
 
 
 def zone_ref(compiler, arg, scope):
-    """Compile a zone argument (``z``, ``z[key]``, ``z of p``) to a closure giving the live list."""
+    """Compile a zone argument (``z``, ``z[key]``, ``z of p``) to a closure giving the live list,
+    the state's own to change (a clone's zones are shared until changed)."""
     p = compiler.p
     who = None
     if arg["e"] == "of":
@@ -34,7 +35,9 @@ def zone_ref(compiler, arg, scope):
     pos = arg["pos"]
 
     def ref(g, env):
-        v = g.s.zones[name]
+        s = g.s
+        # every effect naming a zone changes it (a state never cloned owns all its zones)
+        v = s.zones[name] if s.owned is None else s.own_zone(name)
         if per_player:
             v = v[who(g, env) if who is not None else env["player"]]
         if key is not None:

@@ -191,7 +191,7 @@ def probe(game) -> None:
     """Apply every pending option to a copy: a state the engine cannot play on is a damaged save."""
     for option in game.legal_options():
         try:
-            game.clone().apply(option)
+            game.clone(shared=True).apply(option)
         except RulesError:
             continue        # a rule failing at play (positioned E100): the rules' matter, not the save's
         except Exception as e:  # noqa: BLE001 - anything else means the state is not one the engine made

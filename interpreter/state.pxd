@@ -5,13 +5,25 @@
 cimport cython
 
 cdef class State:
-    cdef public object players, humans, next_tile, rng, round, phase, finished, decisions
+    cdef public object players, humans, next_tile, rng, round, phase, finished, decisions, owned
     cdef public dict counters, orders, occ, tiles, supply, zones, pending
     cdef public list road, pieces, stack, deferred
 
-    @cython.locals(new=State, c=dict, z=dict, memo=dict, row=list, piece=list)
-    cpdef State clone(self)
+    @cython.locals(new=State, memo=dict)
+    cpdef State clone(self, bint shared=*)
+    @cython.locals(v=list, row=list)
+    cpdef list own_counter(self, str name)
+    cpdef own_zone(self, str name)
+    @cython.locals(v=list)
+    cpdef list own_order(self, str name)
+    @cython.locals(piece=list)
+    cpdef list own_piece(self, Py_ssize_t i)
+    @cython.locals(v=list)
+    cpdef own_occupants(self, where, bint make=*)
 
+
+@cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)
+cpdef _own_all(State new)
 
 @cython.locals(new=dict, v=list)
 cpdef dict _copy_lists(dict table)

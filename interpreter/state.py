@@ -16,7 +16,7 @@ import copy
 
 class State:
     __slots__ = ("players", "humans", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
-                 "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions")
+                 "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions", "owned")
 
     def __init__(self, players: int):
         self.players = players         # every seat, the rules' neutral players included
@@ -38,31 +38,34 @@ class State:
         self.phase = ""
         self.finished = False
         self.decisions = 0
+        self.owned = None             # see "Changing the shared lists" below
 
     # ------------------------------------------------------------ copying
-    def clone(self) -> "State":
-        # Each table is copied whole (a dict's copy takes its slots as they are, quicker than
-        # inserting every key again) and then its lists are replaced by copies of their own.
+    def clone(self, shared: bool = False) -> "State":
+        """A copy of this state, every list its own; or, ``shared``, one that shares the lists of
+        counters, zones, orders, occupants and pieces with this state until either changes one
+        through the ``own_*`` methods, as the engine does (copy on write, below): what a search
+        wants, which plays many clones a few steps each; a hand edit of a shared list would
+        change both states."""
+        # The tables are copied with ``dict.copy`` (it takes the slots as they are, quicker
+        # than inserting every key again), then their lists replaced by copies unless shared.
         new = State.__new__(State)
         new.players = self.players
         new.humans = self.humans
-        c = self.counters.copy()
-        for k, v in c.items():
-            if type(v) is list:
-                # a counter's elements are all lists (per player, by enum) or all numbers
-                c[k] = [row[:] for row in v] if v and type(v[0]) is list else v[:]
-        new.counters = c
-        new.orders = _copy_lists(self.orders)
-        new.occ = _copy_lists(self.occ)
+        new.counters = self.counters.copy()
+        new.orders = self.orders.copy()
+        new.occ = self.occ.copy()
+        new.zones = self.zones.copy()
+        new.pieces = self.pieces[:]
+        if shared:
+            self.owned = set()
+            new.owned = set()
+        else:
+            _own_all(new)
         new.road = self.road[:]
         new.tiles = self.tiles.copy()      # an entry is replaced, never changed (a claim, a flip)
         new.supply = self.supply.copy()
         new.next_tile = self.next_tile
-        z = self.zones.copy()
-        for k, v in z.items():
-            z[k] = _copy_zone(v)
-        new.zones = z
-        new.pieces = [piece[:] for piece in self.pieces]
         memo: dict = {}
         new.stack = [_copy_frame(f, memo) for f in self.stack]
         p = self.pending
@@ -74,6 +77,74 @@ class State:
         new.finished = self.finished
         new.decisions = self.decisions
         return new
+
+    # ------------------------------------------------------------ changing the shared lists
+    # A clone and the state it was taken from share the lists of counters, zones, orders,
+    # occupants and pieces until one of them changes a list: whatever changes one asks the ``own_*``
+    # method for it, which copies the list first unless this state made it since the last
+    # clone (its id is in ``owned``; None: a state never cloned, every list its own).  Ids are
+    # safe keys: a list another state holds too was made before the last clone emptied
+    # ``owned``, so it was alive when each id in ``owned`` was given and cannot have that id.
+    # A search clones the game at every option and each clone changes a few lists: copying
+    # every list at every clone was a third of a greedy decision in Ys.
+    def own_counter(self, name: str) -> list:
+        """The list of counter ``name`` (per player, by enum, or both), this state's to change."""
+        v = self.counters[name]
+        owned = self.owned
+        if owned is not None and id(v) not in owned:
+            # a counter's elements are all lists (per player, by enum) or all numbers
+            v = [row[:] for row in v] if v and type(v[0]) is list else v[:]
+            self.counters[name] = v
+            owned.add(id(v))
+        return v
+
+    def own_zone(self, name: str):
+        """Zone ``name`` (a list, a list per player or a dict of lists), this state's to change."""
+        v = self.zones[name]
+        owned = self.owned
+        if owned is not None and id(v) not in owned:
+            v = _copy_zone(v)
+            self.zones[name] = v
+            owned.add(id(v))
+        return v
+
+    def own_order(self, name: str) -> list:
+        """Order ``name``'s list of seats, this state's to change."""
+        v = self.orders[name]
+        owned = self.owned
+        if owned is not None and id(v) not in owned:
+            v = v[:]
+            self.orders[name] = v
+            owned.add(id(v))
+        return v
+
+    def own_piece(self, i: int) -> list:
+        """The piece at position ``i``, this state's to change (`prims_pieces.own_piece` also
+        keeps the game's piece index in step)."""
+        piece = self.pieces[i]
+        owned = self.owned
+        if owned is not None and id(piece) not in owned:
+            piece = piece[:]
+            self.pieces[i] = piece
+            owned.add(id(piece))
+        return piece
+
+    def own_occupants(self, where, make: bool = False):
+        """The seats on ``where``, this state's list to change (a new empty one if ``make`` and
+        there is none; else None)."""
+        v = self.occ.get(where)
+        owned = self.owned
+        if v is None:
+            if not make:
+                return None
+            v = self.occ[where] = []
+        elif owned is not None and id(v) not in owned:
+            v = self.occ[where] = v[:]
+        else:
+            return v
+        if owned is not None:
+            owned.add(id(v))
+        return v
 
     # ------------------------------------------------------------ JSON
     def to_dict(self) -> dict:
@@ -110,6 +181,23 @@ class State:
         s.pending, s.rng, s.round, s.phase = d["pending"], d["rng"], d["round"], d["phase"]
         s.finished, s.decisions = d["finished"], d["decisions"]
         return s
+
+
+def _own_all(new: State) -> None:
+    """Give ``new``, a copy of a state's tables, copies of their lists: every list its own."""
+    c = new.counters
+    for k, v in c.items():
+        if type(v) is list:
+            # a counter's elements are all lists (per player, by enum) or all numbers
+            c[k] = [row[:] for row in v] if v and type(v[0]) is list else v[:]
+    for table in (new.orders, new.occ):
+        for k, v in table.items():
+            table[k] = v[:]
+    z = new.zones
+    for k, v in z.items():
+        z[k] = _copy_zone(v)
+    new.pieces = [piece[:] for piece in new.pieces]
+    new.owned = None
 
 
 def _copy_lists(table: dict) -> dict:

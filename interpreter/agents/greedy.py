@@ -113,7 +113,7 @@ class GreedyAgent(SeededAgent):
             options = nulls + self.rng.sample(others, max(1, self.max_myopic - len(nulls)))
         best, best_v = options[0], None
         for opt in options:
-            c = game.clone()
+            c = game.clone(shared=True)
             c.apply(opt)
             v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
@@ -147,7 +147,7 @@ class GreedyAgent(SeededAgent):
         horizon = min(self.horizon, max(self.min_horizon, self.budget // len(options)))
         out = {}
         for opt in options:
-            c = game.clone()
+            c = game.clone(shared=True)
             c.apply(opt)
             self._rollout(c, player, round_, horizon)
             out[opt] = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)

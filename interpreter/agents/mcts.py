@@ -148,7 +148,7 @@ def _hidden_slots(g, player):
         vis = z.get("visible", "public")
         if vis == "public":
             continue
-        value = g.s.zones[name]
+        value = g.s.own_zone(name)      # the caller deals new items into it
         if z["scope"] == "player":
             owners = [(q, value[q]) for q in range(len(value)) if vis == "none" or q != player]
         else:
@@ -168,22 +168,22 @@ def determinize(game, player: int, rng: random.Random, across_places: bool = Tru
     resampled): the fallback when the control position already refers to a hidden value (a
     rule in the middle of placing a chosen piece), which moving values between places would break.
     """
-    from ..prims_pieces import visible_value
+    from ..prims_pieces import own_piece, visible_value
 
-    g = game.clone()
+    g = game.clone(shared=True)
     s = g.s
     # Pieces: the values of another player's hidden pieces of a kind are shuffled among those pieces.
     groups: dict = {}
-    for pc in s.pieces:
+    for i, pc in enumerate(s.pieces):
         if pc[1] != player and visible_value(g, pc, player) is None:
             key = (pc[0], pc[1]) if across_places else (pc[0], pc[1], pc[3])
-            groups.setdefault(key, []).append(pc)
-    for pcs in groups.values():
-        if len(pcs) > 1:
-            values = [pc[2] for pc in pcs]
+            groups.setdefault(key, []).append(i)
+    for at in groups.values():
+        if len(at) > 1:
+            values = [s.pieces[i][2] for i in at]
             rng.shuffle(values)
-            for pc, v in zip(pcs, values):
-                pc[2] = v
+            for i, v in zip(at, values):
+                own_piece(g, i)[2] = v
     # Zones: items in slots the player cannot see are shuffled among those slots, kind by kind.
     classes = _item_classes(g.prog)
     slots = _hidden_slots(g, player) if zones else []
@@ -210,7 +210,7 @@ def determinize(game, player: int, rng: random.Random, across_places: bool = Tru
     # what the searching player holds (a neutral guess; nothing better is public).
     for name, c in g.prog.counters.items():
         if c.get("visible", "public") == "owner" and c["scope"] == "player":
-            row = s.counters[name]
+            row = s.own_counter(name)
             mine = row[player]
             for q in range(len(row)):
                 if q != player:
@@ -488,7 +488,7 @@ class MCTSAgent(SeededAgent):
         learned = self._model is not None and self.policy_value == "learned"
         best, best_v = options[0], None
         for opt in options:
-            c = game.clone()
+            c = game.clone(shared=True)
             c.apply(opt)
             v = (self._margins(c)[player] if learned else self._margin(c, player)) - (pen if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
@@ -615,7 +615,7 @@ class MCTSAgent(SeededAgent):
         rng = self.rng
         c = self.exploration
         if not self._hidden:
-            g = game.clone()
+            g = game.clone(shared=True)
         else:
             g = determinize(game, player, rng, across_places=level == 0, zones=level <= 1)
         base = self._margins(g)       # from the copy: the real state may hold values hidden from the player

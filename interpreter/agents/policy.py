@@ -166,7 +166,7 @@ def immediate_effects(world, player: int, option: str, baseline: tuple | None = 
     s = world.s
     prog = world.prog
     before_other, beyond = baseline if baseline is not None else effects_baseline(world, player)
-    after = world.clone()
+    after = world.clone(shared=True)
     after.apply(option)
     counters, new = s.counters, after.s.counters
     out = {}
