@@ -407,10 +407,12 @@ class Game:
                         "options": self.legal_options() if self.current_player() == player else []})
 
     # ------------------------------------------------------------ primitives: resources
+    # The primitives below write the state's lists; one never cloned owns them all (``owned`` is
+    # None), so the most frequent ones test that before asking for the list (`State.own_*`).
     def gain(self, p, amounts):
         s, lims = self.s, self.prog.counters
         for res, n in amounts:
-            row = s.own_counter(res)
+            row = s.counters[res] if s.owned is None else s.own_counter(res)
             v = row[p] + n
             hi = lims[res]["max"]
             if hi is not None and v > hi:
@@ -426,7 +428,7 @@ class Game:
             if s.counters[res][p] < n:
                 raise RuleRuntimeError("player %d cannot pay %d %s" % (p, n, res), pos)
         for res, n in amounts:
-            s.own_counter(res)[p] -= n
+            (s.counters[res] if s.owned is None else s.own_counter(res))[p] -= n
 
     def lose(self, p, amounts):
         self.gain(p, [(r, -n) for r, n in amounts])
@@ -483,8 +485,12 @@ class Game:
 
     def place_worker(self, p, target):
         s = self.s
-        s.own_counter("workers")[p] -= 1
-        s.own_occupants(target, True).append(p)
+        if s.owned is None:
+            s.counters["workers"][p] -= 1
+            s.occ.setdefault(target, []).append(p)
+        else:
+            s.own_counter("workers")[p] -= 1
+            s.own_occupants(target, True).append(p)
         self.emit("worker_placed", p, target)
 
     def move_worker(self, p, src, dst):

@@ -231,7 +231,7 @@ class PieceIndex:
         self.at = _grouped(pieces)
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
         self.shared = False
-        self.owned = None           # the keys whose lists are this index's own; None: all of them
+        self.owned = None           # the ids of the lists that are this index's own; None: all of them
 
     def for_copy(self, pieces: list) -> "PieceIndex":
         """This index for ``pieces``, a copy of the list it indexes (piece by piece, in the
@@ -271,12 +271,19 @@ class PieceIndex:
 
     def _own(self, key) -> list:
         """The list of positions at ``key``, this index's own to change (a new one if none),
-        once the index has taken over another's lists."""
+        once the index has taken over another's lists.  ``owned`` holds the ids of the lists it
+        made since (as `State.owned` does, and for the same reason: a list shared with the other
+        index was made before, and no list leaves ``at``); a tuple key would be hashed again
+        at every test."""
         at, owned = self.at, self.owned
         found = at.get(key)
-        if key not in owned:
-            found = at[key] = found[:] if found is not None else []
-            owned.add(key)
+        if found is None:
+            found = at[key] = []
+        elif id(found) in owned:
+            return found
+        else:
+            found = at[key] = found[:]
+        owned.add(id(found))
         return found
 
     def still_valid(self, pieces: list) -> bool:
