@@ -21,7 +21,7 @@ overridable per agent).
 """
 from __future__ import annotations
 
-from .base import SeededAgent, best_option, is_null
+from .base import NULL_OPTIONS, SeededAgent, best_option, is_null
 
 #: Resource names taken as money (cheap: usually plentiful and converted at a poor rate at the end).
 MONEY_NAMES = frozenset({"denier", "deniers", "money", "coin", "coins", "gold_coins", "florin", "florins",
@@ -88,8 +88,8 @@ class GreedyAgent(SeededAgent):
         """The generic value of ``game`` for ``player`` (higher is better)."""
         counters = game.s.counters
         sc = counters[game.prog.score]
-        best_other = max((v for q, v in enumerate(sc) if q != player), default=0)
-        value = sc[player] - self.opponent_weight * best_other
+        others = sc[:player] + sc[player + 1:]      # (a slice, not a generator: called per option)
+        value = sc[player] - self.opponent_weight * (max(others) if others else 0)
         for r, w in self._weights:
             value += w * counters[r][player]
         return value
@@ -135,8 +135,10 @@ class GreedyAgent(SeededAgent):
             elif pend["player"] == player:
                 opt = self._myopic(game, player, options)
             else:
-                opt = next((o for o in options if is_null(o)), None)
-                if opt is None:
+                for opt in options:         # the first null option, else a random one
+                    if opt in NULL_OPTIONS:
+                        break
+                else:
                     opt = options[rng.randrange(len(options))]
             game.apply(opt)
 
