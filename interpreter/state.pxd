@@ -11,19 +11,22 @@ cdef class State:
 
     @cython.locals(new=State, memo=dict)
     cpdef State clone(self, bint shared=*)
-    @cython.locals(v=list, row=list)
     cpdef list own_counter(self, str name)
     cpdef own_zone(self, str name)
-    @cython.locals(v=list)
     cpdef list own_order(self, str name)
-    @cython.locals(piece=list)
     cpdef list own_piece(self, Py_ssize_t i)
+    cdef _own_in(self, table, key, copy)
     @cython.locals(v=list)
     cpdef own_occupants(self, where, bint make=*)
 
 
 @cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)
 cpdef _own_all(State new)
+
+@cython.locals(row=list)
+cpdef list _copy_counter(list v)
+
+cpdef list _copy_list(list v)
 
 @cython.locals(new=dict, v=list)
 cpdef dict _copy_lists(dict table)

@@ -89,45 +89,29 @@ class State:
     # every list at every clone was a third of a greedy decision in Ys.
     def own_counter(self, name: str) -> list:
         """The list of counter ``name`` (per player, by enum, or both), this state's to change."""
-        v = self.counters[name]
-        owned = self.owned
-        if owned is not None and id(v) not in owned:
-            # a counter's elements are all lists (per player, by enum) or all numbers
-            v = [row[:] for row in v] if v and type(v[0]) is list else v[:]
-            self.counters[name] = v
-            owned.add(id(v))
-        return v
+        return self._own_in(self.counters, name, _copy_counter)
 
     def own_zone(self, name: str):
         """Zone ``name`` (a list, a list per player or a dict of lists), this state's to change."""
-        v = self.zones[name]
-        owned = self.owned
-        if owned is not None and id(v) not in owned:
-            v = _copy_zone(v)
-            self.zones[name] = v
-            owned.add(id(v))
-        return v
+        return self._own_in(self.zones, name, _copy_zone)
 
     def own_order(self, name: str) -> list:
         """Order ``name``'s list of seats, this state's to change."""
-        v = self.orders[name]
-        owned = self.owned
-        if owned is not None and id(v) not in owned:
-            v = v[:]
-            self.orders[name] = v
-            owned.add(id(v))
-        return v
+        return self._own_in(self.orders, name, _copy_list)
 
     def own_piece(self, i: int) -> list:
         """The piece at position ``i``, this state's to change (`prims_pieces.own_piece` also
         keeps the game's piece index in step)."""
-        piece = self.pieces[i]
+        return self._own_in(self.pieces, i, _copy_list)
+
+    def _own_in(self, table, key, copy):
+        """``table[key]``, replaced first by ``copy`` of it unless it is this state's own."""
+        v = table[key]
         owned = self.owned
-        if owned is not None and id(piece) not in owned:
-            piece = piece[:]
-            self.pieces[i] = piece
-            owned.add(id(piece))
-        return piece
+        if owned is not None and id(v) not in owned:
+            v = table[key] = copy(v)
+            owned.add(id(v))
+        return v
 
     def own_occupants(self, where, make: bool = False):
         """The seats on ``where``, this state's list to change (a new empty one if ``make`` and
@@ -188,8 +172,7 @@ def _own_all(new: State) -> None:
     c = new.counters
     for k, v in c.items():
         if type(v) is list:
-            # a counter's elements are all lists (per player, by enum) or all numbers
-            c[k] = [row[:] for row in v] if v and type(v[0]) is list else v[:]
+            c[k] = _copy_counter(v)
     for table in (new.orders, new.occ):
         for k, v in table.items():
             table[k] = v[:]
@@ -198,6 +181,15 @@ def _own_all(new: State) -> None:
         z[k] = _copy_zone(v)
     new.pieces = [piece[:] for piece in new.pieces]
     new.owned = None
+
+
+def _copy_counter(v: list) -> list:
+    # a counter's elements are all lists (per player, by enum) or all numbers
+    return [row[:] for row in v] if v and type(v[0]) is list else v[:]
+
+
+def _copy_list(v: list) -> list:
+    return v[:]
 
 
 def _copy_lists(table: dict) -> dict:
