@@ -2,6 +2,7 @@
 # engine reads the game's fields and the state's directly, and its hot methods type their locals.
 cimport cython
 from provost.interpreter.state cimport State
+from provost.interpreter.nodes cimport Node
 
 cdef class Game:
     cdef public object rs, prog, seed, variant, piece_index, work
@@ -9,7 +10,7 @@ cdef class Game:
 
     @cython.locals(s=State, pend=dict, frame=list)
     cpdef apply(self, option)
-    @cython.locals(s=State, stack=list, runs=list, f=list)
+    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node)
     cpdef _run(self)
     @cython.locals(s=State, lims=dict, row=list)
     cpdef gain(self, p, amounts)

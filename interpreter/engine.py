@@ -183,14 +183,15 @@ class Game:
         self.work = 0
         if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
             self.piece_index = None
-        runs = self.prog.runs
+        nodes = self.prog.nodes
         stack = s.stack
         try:
             for _ in range(MAX_STEPS):
                 if not stack or s.pending is not None:
                     break
                 f = stack[-1]
-                runs[f[0]](self, f)
+                node = nodes[f[0]]
+                node.run(self, f)
             else:
                 if stack and s.pending is None:
                     node = self.prog.nodes[stack[-1][0]]
