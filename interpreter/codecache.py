@@ -11,6 +11,9 @@ rules it was compiled for, its functions' names and their code objects.  A build
 next unit from the list while it is the one being built (same place, same names) and compiles
 from the first unit that differs on, then writes the list again.
 
+When the rules were compiled ahead of time (native.py), the units come from that module
+instead, and nothing is read or written here unless a unit differs.
+
 Format: ``marshal``, Python's own format for compiled code (what ``.pyc`` files hold), read
 under `provost.dsl.usercache`'s rules: the user's private cache directory only, no links, a
 bounded size; anything unexpected means "compile".  Never a pickle: loading builds code
@@ -27,6 +30,8 @@ import types
 
 from provost.dsl import derived, usercache
 
+from . import native
+
 _FORMAT = 1
 
 
@@ -40,6 +45,13 @@ def _interpreter_digest() -> str:
             with open(os.path.join(here, name), "rb") as f:
                 h.update(name.encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()
+
+
+def program_key(rules_digest: str, name: str, variant: str | None) -> str:
+    """What a program's generated code depends on, as 32 hex digits: the interpreter's sources,
+    Python's version, the rules' digest, name and variant."""
+    key = "\0".join([_interpreter_digest(), rules_digest, name, variant or ""])
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _entries(data: bytes | None) -> list:
@@ -62,12 +74,17 @@ def _entries(data: bytes | None) -> list:
 
 
 class CodeCache:
-    """The units of one program's build: taken from the cache in order, or recorded as compiled."""
+    """The units of one program's build: taken from the native module or the cache in order,
+    or recorded as compiled (``recorder``: a `native.Recorder` that also gets each unit's
+    source, for which the cache is not read: its code skips the rewriting the source needs)."""
 
-    def __init__(self, rules_digest: str, name: str, variant: str | None):
-        key = "\0".join([_interpreter_digest(), rules_digest, name, variant or ""])
-        self.file = "code-%s.marshal" % hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-        self._cached = _entries(usercache.read_bytes(self.file))
+    def __init__(self, rules_digest: str, name: str, variant: str | None, recorder=None):
+        self.key = program_key(rules_digest, name, variant)
+        self.file = "code-%s.marshal" % self.key
+        self.recorder = recorder
+        module = native.load(self.key) if recorder is None else None
+        self.native = native.NativeUnits(module) if module is not None else None
+        self._cached = [] if recorder is not None or module is not None else _entries(usercache.read_bytes(self.file))
         self._made: list = []
         self._in_step = True          # every unit so far came from the cache, in its order
 

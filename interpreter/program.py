@@ -10,13 +10,15 @@ from __future__ import annotations
 from provost.dsl.loader import Ruleset
 
 from . import nodes as N
-from .codecache import CodeCache
+from . import native
+from .codecache import CodeCache, program_key
 from .effects import EffectCompiler, block_entry
 from .expressions import ExprCompiler, RuleRuntimeError, TableRef
 
 
 class Program:
-    def __init__(self, rs: Ruleset):
+    def __init__(self, rs: Ruleset, recorder=None):
+        """``recorder``: a `native.Recorder` given the source of every generated function."""
         self.rs = rs
         self.nodes: list = []
         self.game = rs.game()
@@ -52,7 +54,7 @@ class Program:
         self.expr = ExprCompiler(self)
         self.stmt = EffectCompiler(self)
         # The code of the generated functions comes from an earlier build of these rules, if any.
-        self.expr.code_cache = CodeCache(rs.digest, rs.name, rs.variant) if rs.digest else None
+        self.expr.code_cache = CodeCache(rs.digest, rs.name, rs.variant, recorder) if rs.digest else None
         self._let_cache: dict = {}
         self._let_funcs: dict = {}
         # Resources: every resource is a per-player counter too.
@@ -105,8 +107,11 @@ class Program:
         self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
-        if self.expr.code_cache is not None:
-            self.expr.code_cache.close()
+        code_cache = self.expr.code_cache
+        #: Every generated function of the build came from the rules compiled ahead of time (native.py).
+        self.compiled_ahead = code_cache is not None and code_cache.native is not None and code_cache.native.complete
+        if code_cache is not None:
+            code_cache.close()
             self.expr.code_cache = None     # what is compiled later (on demand) is not in build order
 
     def resets(self, when) -> tuple:
@@ -369,3 +374,16 @@ def program_for(rs: Ruleset) -> Program:
     if prog is None:
         prog = _programs[key] = Program(rs)
     return prog
+
+
+def compile_native(rs: Ruleset, directory: str | None = None) -> str:
+    """Compile the generated functions of RS's program ahead of time, to a native module in
+    DIRECTORY (the user's cache directory by default) that later builds of the same rules take
+    their functions from (native.py); its path.  Raises ``native.NativeError`` when it cannot
+    be built (no Cython, no C compiler, no cache directory)."""
+    if not rs.digest:
+        raise native.NativeError("these rules have no digest (not loaded from files)")
+    recorder = native.Recorder()
+    Program(rs, recorder)
+    key = program_key(rs.digest, rs.name, rs.variant)
+    return native.build(key, native.module_source(key, recorder.units), directory)

@@ -20,6 +20,8 @@ from provost.interpreter.program import Program
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PROVOST_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PROVOST_NO_CACHE", raising=False)
+    # The bytecode's cache: rules compiled ahead of time (tests/test_native.py) would bypass it.
+    monkeypatch.setenv("PROVOST_NO_NATIVE", "1")
     return tmp_path / "cache"
 
 
@@ -121,7 +123,7 @@ def test_well_formed_but_foreign_contents_are_refused():
 def test_provost_play_keeps_the_code_and_plays_the_same_game_from_it(tmp_path):
     # As a user runs it: two fresh processes, the first compiles and keeps the code, the second
     # takes every unit from the file (so leaves it as it was) and plays the same game.
-    env = dict(os.environ, PROVOST_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(os.environ, PROVOST_CACHE_DIR=str(tmp_path / "cache"), PROVOST_NO_NATIVE="1")
     env.pop("PROVOST_NO_CACHE", None)
     cmd = [sys.executable, "-m", "provost.tools.cli", "play", "ys", "--seed", "4", "--format", "json"]
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout

@@ -82,6 +82,8 @@ def test_prepare_rewrites_trees_that_are_compiled_and_never_code_from_the_cache(
     # A rewrite before compiling (reading state tables first) must cost nothing when the code
     # comes from the cache, and must not change what the functions are called.
     class Cache:
+        native = recorder = None        # no rules compiled ahead of time, no sources recorded
+
         def __init__(self):
             self.kept = {}
 

@@ -219,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_dispatch("soak", "provost.tools.cli.commands_soak", "run_soak"))
 
+    p = sub.add_parser("compile", parents=[common],
+                       help="compile the rules ahead of time into the user's cache (needs Cython and a C compiler)")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
+    p.add_argument("--players", type=_positive_int, metavar="N", help="the rules for N players")
+    p.set_defaults(func=_dispatch("compile", "provost.tools.cli.commands_compile", "run_compile"))
+
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")

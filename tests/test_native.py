@@ -1,0 +1,222 @@
+"""Rules compiled ahead of time (interpreter/native.py): the same games as the bytecode plays,
+every function taken from the module built for these rules and this interpreter, and nothing
+taken from a file that is not what it claims or not where it should be."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import types
+
+import pytest
+
+from provost.dsl.loader import load_checked
+from provost.interpreter import engine, native
+from provost.interpreter.codecache import program_key
+from provost.interpreter.program import Program, compile_native
+
+# A small game through the paths generated code takes: parameters with `where` and `when`, a
+# payment, the entries kept between listings, lets written out, comprehensions, `X of P`.
+RULES = """game n "Native":
+    players 2..3
+    score pp
+    max_rounds 3
+    rounds main
+
+resource pp "prestige"
+resource coin "coins"
+counter tokens per player start 0
+enum colors blue, green, red
+let hues = [blue, green, red, green]
+let plus(n) = n + tokens
+let richest() = max([held(coin) of q for q in players()])
+
+phase main "Main":
+    step income:
+        each player in players():
+            gain 1 + index(hues, red) coin
+    step buy:
+        each player in players():
+            choose "Buy":
+                option take(c in colors where index(hues, c) >= 0, n in [1, 2]) when held(coin) >= n:
+                    pay n coin
+                    set tokens = plus(n)
+                    gain n pp
+                option hoard when held(coin) == richest():
+                    gain 1 pp
+                option skip:
+                    nothing
+"""
+
+
+def _built() -> bool:
+    """Cython and a C compiler are here (the install compiled the engine)."""
+    if importlib.util.find_spec("Cython") is None:
+        return False
+    return shutil.which(os.environ.get("CC", "cc")) is not None or shutil.which("gcc") is not None
+
+
+needs_compiler = pytest.mark.skipif(not _built(), reason="no Cython or no C compiler: rules run as bytecode")
+
+
+def _games(rs, prog, players: int, seeds: range) -> str:
+    """A digest of seeded random games played with PROG: every option listed, the final states."""
+    h = hashlib.sha256()
+    real = engine.program_for
+    engine.program_for = lambda _rs: prog
+    try:
+        for seed in seeds:
+            g = engine.Game.new(rs, players=players, seed=seed)
+            rng = random.Random(seed)
+            while not g.s.finished:
+                options = g.legal_options()
+                h.update(json.dumps(options).encode())
+                g.apply(options[rng.randrange(len(options))])
+            h.update(json.dumps(g.s.to_dict(), sort_keys=True, default=str).encode())
+    finally:
+        engine.program_for = real
+    return h.hexdigest()
+
+
+def _bytecode_program(rs, monkeypatch) -> Program:
+    monkeypatch.setenv(native.NO_NATIVE_ENV, "1")
+    prog = Program(rs)
+    monkeypatch.delenv(native.NO_NATIVE_ENV)
+    assert not prog.compiled_ahead
+    return prog
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    path = tmp_path / "cache"
+    path.mkdir(mode=0o700)
+    monkeypatch.setenv("PROVOST_CACHE_DIR", str(path))
+    monkeypatch.delenv("PROVOST_NO_CACHE", raising=False)
+    for name in (native.NO_NATIVE_ENV, native.PURE_ENV):
+        monkeypatch.delenv(name, raising=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def own_rules(tmp_path_factory):
+    path = tmp_path_factory.mktemp("native") / "n.rules"
+    path.write_text(RULES)
+    return load_checked(str(path))
+
+
+@pytest.mark.parametrize("name, players", [("caylus", 4), ("caylus1303", 3), ("ys", 4)])
+def test_the_shipped_rules_compiled_by_the_install_play_what_the_bytecode_plays(name, players, monkeypatch):
+    rs = load_checked(name)
+    if native.load(program_key(rs.digest, rs.name, rs.variant)) is None:
+        pytest.skip("installed without compiling the rules (no C compiler, or PROVOST_PURE_PYTHON)")
+    compiled = Program(rs)
+    assert compiled.compiled_ahead
+    assert _games(rs, compiled, players, range(3)) == _games(rs, _bytecode_program(rs, monkeypatch), players, range(3))
+
+
+@needs_compiler
+def test_own_rules_compiled_into_the_cache_play_what_the_bytecode_plays(own_rules, cache, monkeypatch, tmp_path):
+    path = compile_native(own_rules)
+    assert os.path.dirname(path) == str(cache)
+    compiled = Program(own_rules)
+    assert compiled.compiled_ahead
+    # The functions are the module's, not bytecode.
+    assert not any(isinstance(n.fn, types.FunctionType) for n in compiled.nodes if hasattr(n, "fn"))
+    for players in (2, 3):
+        assert _games(own_rules, compiled, players, range(4)) == \
+            _games(own_rules, _bytecode_program(own_rules, monkeypatch), players, range(4))
+    # Other rules (here: a changed cost) find no module and compile as before.
+    changed = tmp_path / "changed.rules"
+    changed.write_text(RULES.replace("pay n coin", "pay 1 coin"))
+    assert not Program(load_checked(str(changed))).compiled_ahead
+
+
+def _loads(key: str) -> bool:
+    """Whether a fresh process takes the module for KEY (a process keeps a module it loaded)."""
+    code = "import sys; from provost.interpreter import native; print(native.load(sys.argv[1]) is not None)"
+    done = subprocess.run([sys.executable, "-c", code, key], capture_output=True, text=True, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip() == "True"
+
+
+def _plant(cache, own_rules, data: bytes, mode: int = 0o600) -> str:
+    key = program_key(own_rules.digest, own_rules.name, own_rules.variant)
+    path = os.path.join(str(cache), native._file_name(key))
+    with open(path, "wb") as f:
+        f.write(data)
+    os.chmod(path, mode)
+    return key
+
+
+def test_a_file_that_is_not_a_module_is_not_taken(own_rules, cache):
+    key = _plant(cache, own_rules, b"\x7fELF not really")
+    assert not _loads(key)
+
+
+@needs_compiler
+def test_a_module_is_taken_only_under_its_own_key_and_only_where_it_should_be(own_rules, cache, tmp_path):
+    built = compile_native(own_rules)
+    data = open(built, "rb").read()
+    key = program_key(own_rules.digest, own_rules.name, own_rules.variant)
+    os.remove(built)
+    # Renamed for other rules: its init function is named for its own key, so it does not load.
+    other = os.path.join(str(cache), native._file_name("0" * 32))
+    with open(other, "wb") as f:
+        f.write(data)
+    assert not _loads("0" * 32)
+    # Writable by others, or reached through a link: not taken.
+    _plant(cache, own_rules, data, mode=0o666)
+    assert not _loads(key)
+    os.remove(built)
+    elsewhere = tmp_path / "elsewhere.so"
+    elsewhere.write_bytes(data)
+    os.symlink(elsewhere, built)
+    assert not _loads(key)
+    os.remove(built)
+    # As it was built: taken.
+    _plant(cache, own_rules, data)
+    assert _loads(key)
+
+
+def test_no_module_is_taken_when_the_engine_runs_as_python_or_natives_are_off(own_rules, cache, monkeypatch):
+    for name in (native.PURE_ENV, native.NO_NATIVE_ENV):
+        monkeypatch.setenv(name, "1")
+        assert not native.enabled()
+        assert native.load(program_key(own_rules.digest, own_rules.name, own_rules.variant)) is None
+        monkeypatch.delenv(name)
+    assert native.enabled()
+
+
+def test_units_are_taken_in_build_order_and_none_after_the_first_that_differs():
+    made = []
+    module = types.SimpleNamespace(UNITS=(("<rules 1:1>", ("_f0",), lambda ns: (made.append(ns) or "a",)),
+                                          ("<rules 2:1>", ("_f1",), lambda ns: ("b",)),
+                                          ("<rules 3:1>", ("_f2",), lambda ns: ("c",))))
+    units = native.NativeUnits(module)
+    ns: dict = {"_k0": 1}
+    assert units.functions("<rules 1:1>", ("_f0",), ns) == {"_f0": "a"} and ns["_f0"] == "a" and made == [ns]
+    assert units.functions("<rules 9:9>", ("_f1",), {}) is None           # another place: a changed rule
+    assert units.functions("<rules 3:1>", ("_f2",), {}) is None           # and nothing after it
+    assert not units.complete
+
+
+def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
+    recorder = native.Recorder()
+    Program(own_rules, recorder)
+    source = native.module_source("k" * 32, recorder.units)
+    compile(source, "<native>", "exec")         # Python, as Cython reads it
+    assert "import" not in source and "eval" not in source and "exec" not in source
+    assert source.count("def _u") == len(recorder.units) > 10
+
+
+def test_compile_says_why_it_cannot(cache, monkeypatch):
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "compile", "caylus"],
+                          capture_output=True, text=True, env=dict(os.environ))
+    assert done.returncode == 2
+    assert "turned off" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,36 @@
+"""`provost compile RULESET [--variant V]... [--players N]`: compile the rules ahead of time.
+
+The program's generated functions are written out as one module and compiled with Cython and
+the C compiler into the user's cache directory, where every later build of the same rules by
+the same interpreter takes them (interpreter/native.py): the rules then play in about a fifth
+fewer instructions.  The shipped rulesets without a variant are compiled by ``pip install``;
+this command is for variants, player counts with rules of their own, and rule files of your
+own.  It prints the module's path; rules that cannot be compiled here (no Cython, no C
+compiler, no private cache directory) are a usage error (exit 2), and still play as before.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from provost.dsl.diagnostics import UsageError, printable
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    from provost.interpreter import native
+    from provost.interpreter.gamelog import load_rules
+    from provost.interpreter.program import compile_native
+
+    rs = load_rules(args.ruleset, args.variant, args.players)  # RulesError -> diagnostics, exit 1
+    if not native.enabled():
+        raise UsageError("compiled rules are turned off here (%s or %s is set)" % (native.PURE_ENV, native.NO_NATIVE_ENV))
+    start = time.perf_counter()
+    try:
+        path = compile_native(rs)
+    except native.NativeError as e:
+        raise UsageError("cannot compile %s here: %s" % (printable(args.ruleset), e)) from None
+    print("compiled %s%s in %.0f s: %s (%d KB)" % (
+        printable(rs.name), " (variant %s)" % printable(rs.variant) if rs.variant else "",
+        time.perf_counter() - start, printable(path), os.path.getsize(path) // 1024))
+    return 0
