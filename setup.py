@@ -129,6 +129,11 @@ def _sources_hash(module: str) -> str:
 class BuildAndRecord(build_ext):
     """build_ext that writes which sources the compiled modules were built from."""
 
+    def initialize_options(self):
+        super().initialize_options()
+        # One C compiler per core unless told otherwise (-j): a dozen modules, the rules' the longest.
+        self.parallel = True
+
     def run(self):
         super().run()
         record = {}
