@@ -60,6 +60,17 @@ def _private(path: str, directory: bool) -> bool:
     return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+def private_file(name: str) -> str | None:
+    """The path of the cached file NAME if it is one this user alone can write (a regular file,
+    not a link, in the private cache directory): for what is used by path, not read here (a
+    compiled module is loaded by the dynamic linker)."""
+    base = cache_dir()
+    if base is None:
+        return None
+    path = os.path.join(base, name)
+    return path if _private(path, directory=False) else None
+
+
 def read_bytes(name: str) -> bytes | None:
     """The cached file NAME's bytes, or None (missing, not private, a link, unreadable, too big)."""
     base = cache_dir()

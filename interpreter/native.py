@@ -2,8 +2,8 @@
 
 Building a program turns each expression of the rules into Python functions (pycode.py), which
 run as bytecode.  The same functions written out as one Python module and compiled with Cython
-run a random Ys game in 17% fewer instructions, with the same results: the bytecode loop, the
-frames and the keyword-free calls are gone, and a function's ``env`` is read as the dict it is.
+play a random game in about a fifth fewer instructions, with the same results: the bytecode
+loop and the frames are gone, and a function's ``env`` is read as the dict it is.
 
 The module holds one factory per unit of the build (the functions compiled together for one
 place in the rules), in build order: ``_u12(ns)`` takes the unit's namespace (the tables,
@@ -16,8 +16,9 @@ digest, name and variant.  The source is written from syntax trees that passed
 number constants.
 
 Where modules are found, first to last: ``interpreter/_native/`` (built by ``pip install`` for
-the shipped rulesets), then the user's private cache directory (``provost compile``), read
-under `provost.dsl.usercache`'s rules.  ``PROVOST_PURE_PYTHON=1`` (the engine as plain Python)
+the shipped rulesets, beside the engine's own compiled modules), then the user's private cache
+directory (``provost compile``), under `provost.dsl.usercache`'s rules: a regular file, not a
+link, that only the user can write.  ``PROVOST_PURE_PYTHON=1`` (the engine as plain Python)
 and ``PROVOST_NO_NATIVE=1`` use none.  Building needs Cython and a C compiler; without them
 nothing changes but speed.
 """
@@ -27,7 +28,6 @@ import ast
 import importlib.machinery
 import importlib.util
 import os
-import stat
 import sys
 import tempfile
 
@@ -89,19 +89,17 @@ def module_source(key: str, units: list) -> str:
     return "\n".join(out)
 
 
-def build(key: str, source: str, directory: str | None = None) -> str:
-    """Compile SOURCE (``module_source``) to an extension module in DIRECTORY (the user's cache
-    directory by default); its path.  Raises NativeError when it cannot."""
+def build(key: str, source: str) -> str:
+    """Compile SOURCE (``module_source``) to an extension module in the user's cache directory;
+    its path.  Raises NativeError when it cannot."""
     try:
         from Cython.Build import cythonize
         from setuptools import Distribution, Extension
         from setuptools.command.build_ext import build_ext
     except ImportError as e:
         raise NativeError("compiling rules needs Cython and setuptools (pip install cython): %s" % e) from None
-    if directory is None:
-        directory = usercache.cache_dir()
-        if directory is None:
-            raise NativeError("no private cache directory to keep the module in (see PROVOST_CACHE_DIR)")
+    if usercache.cache_dir() is None:
+        raise NativeError("no private cache directory to keep the module in (see PROVOST_CACHE_DIR)")
     name = module_name(key)
     with tempfile.TemporaryDirectory(prefix="provost-native-") as work:
         py = os.path.join(work, name + ".py")
@@ -118,35 +116,17 @@ def build(key: str, source: str, directory: str | None = None) -> str:
             cmd.run()
         except Exception as e:      # Cython's and distutils' errors share no base class
             raise NativeError("the C build failed: %s" % e) from None
-        built = cmd.get_ext_fullpath(name)
-        os.makedirs(directory, exist_ok=True)
-        target = os.path.join(directory, _file_name(key))
-        # Renamed into place: a reader sees the old module or the new one, never half of one.
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as dst, open(built, "rb") as src:
-            dst.write(src.read())
-        os.replace(tmp, target)
-    return target
+        with open(cmd.get_ext_fullpath(name), "rb") as f:
+            data = f.read()
+    # Written whole and renamed into place: a reader sees the old module or the new one.
+    if not usercache.write_bytes(_file_name(key), data):
+        raise NativeError("the module could not be written to the cache directory (%d bytes)" % len(data))
+    return usercache.private_file(_file_name(key)) or os.path.join(usercache.cache_dir(), _file_name(key))
 
 
 # ------------------------------------------------------------------ loading
 def _file_name(key: str) -> str:
     return module_name(key) + importlib.machinery.EXTENSION_SUFFIXES[0]
-
-
-def _trusted(path: str, private: bool) -> bool:
-    """A regular file, not a link; in the user's cache, also theirs and writable by them alone."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if not stat.S_ISREG(st.st_mode):
-        return False
-    if private:
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            return False
-        return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    return True
 
 
 def _valid_units(units) -> bool:
@@ -163,13 +143,10 @@ def load(key: str):
     found = sys.modules.get(name)
     if found is not None:
         return found
-    places = [(SHIPPED_DIR, False)]
-    cache = usercache.cache_dir()
-    if cache is not None:
-        places.append((cache, True))
-    for directory, private in places:
-        path = os.path.join(directory, _file_name(key))
-        if not _trusted(path, private):
+    shipped = os.path.join(SHIPPED_DIR, _file_name(key))
+    for path in (shipped if os.path.isfile(shipped) and not os.path.islink(shipped) else None,
+                 usercache.private_file(_file_name(key))):
+        if path is None:
             continue
         try:
             loader = importlib.machinery.ExtensionFileLoader(name, path)

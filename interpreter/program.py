@@ -376,14 +376,14 @@ def program_for(rs: Ruleset) -> Program:
     return prog
 
 
-def compile_native(rs: Ruleset, directory: str | None = None) -> str:
-    """Compile the generated functions of RS's program ahead of time, to a native module in
-    DIRECTORY (the user's cache directory by default) that later builds of the same rules take
-    their functions from (native.py); its path.  Raises ``native.NativeError`` when it cannot
-    be built (no Cython, no C compiler, no cache directory)."""
+def compile_native(rs: Ruleset) -> str:
+    """Compile the generated functions of RS's program ahead of time, to a native module in the
+    user's cache directory that later builds of the same rules take their functions from
+    (native.py); its path.  Raises ``native.NativeError`` when it cannot be built (no Cython,
+    no C compiler, no cache directory)."""
     if not rs.digest:
         raise native.NativeError("these rules have no digest (not loaded from files)")
     recorder = native.Recorder()
     Program(rs, recorder)
     key = program_key(rs.digest, rs.name, rs.variant)
-    return native.build(key, native.module_source(key, recorder.units), directory)
+    return native.build(key, native.module_source(key, recorder.units))
