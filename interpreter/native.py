@@ -97,7 +97,8 @@ def build(key: str, source: str) -> str:
         from setuptools import Distribution, Extension
         from setuptools.command.build_ext import build_ext
     except ImportError as e:
-        raise NativeError("compiling rules needs Cython and setuptools (pip install cython): %s" % e) from None
+        raise NativeError("compiling rules needs Cython and setuptools (pip install 'provost[native]'): %s"
+                          % e) from None
     if usercache.cache_dir() is None:
         raise NativeError("no private cache directory to keep the module in (see PROVOST_CACHE_DIR)")
     name = module_name(key)
