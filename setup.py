@@ -81,15 +81,11 @@ def _native_extensions(cythonize, Extension) -> list:
     try:
         from provost.dsl.loader import load_checked
         from provost.interpreter import native
-        from provost.interpreter.codecache import program_key
-        from provost.interpreter.program import Program
+        from provost.interpreter.program import native_source
         sources = {}
         for name in SHIPPED_RULESETS:
-            rs = load_checked(name)
-            recorder = native.Recorder()
-            Program(rs, recorder)
-            key = program_key(rs.digest, rs.name, rs.variant)
-            sources[native.module_name(key)] = native.module_source(key, recorder.units)
+            key, text = native_source(load_checked(name))
+            sources[native.module_name(key)] = text
     except Exception as e:          # e.g. lark missing: the rules run as bytecode, as before
         print("provost: shipped rules not compiled ahead of time: %s" % e, file=sys.stderr)
         return []
@@ -111,8 +107,7 @@ def _native_extensions(cythonize, Extension) -> list:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         modules.append(Extension("%s.%s" % (NATIVE_PACKAGE, name), [path], extra_compile_args=native.C_FLAGS))
-    return cythonize(modules, quiet=True,
-                     compiler_directives={"language_level": 3, "annotation_typing": True})
+    return cythonize(modules, quiet=True, compiler_directives=native.CYTHON_DIRECTIVES)
 
 
 def _sources_hash(module: str) -> str:

@@ -194,7 +194,7 @@ class Game:
                 node.run(self, f)
             else:
                 if stack and s.pending is None:
-                    node = self.prog.nodes[stack[-1][0]]
+                    node = nodes[stack[-1][0]]
                     raise RuleRuntimeError(
                         "the rules ran %d steps without asking anyone to decide: a loop or a chain of "
                         "calls that does not end?" % MAX_STEPS, getattr(node, "pos", None))

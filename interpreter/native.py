@@ -39,9 +39,13 @@ NO_NATIVE_ENV = "PROVOST_NO_NATIVE"
 PURE_ENV = "PROVOST_PURE_PYTHON"
 #: Shipped modules, built by setup.py next to the engine's own compiled modules.
 SHIPPED_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
-#: Optimisation of the C compiler: -O1 compiles Ys' module in 40 s, -O2 in 130 s, for a
-#: game 5% slower (44.6 M instructions a Ys game against 42.6 M; 53.4 M as bytecode).
-C_FLAGS = ["-O1"]
+#: The C compiler's optimisation (gcc and clang).  On Ys' module, instructions a random game and
+#: compile time: -O1 44.6 M, 40 s; -O2 44.1 M, 130 s; Python's own -O3 42.6 M, about 170 s;
+#: -O0 54.7 M (slower than the bytecode's 53.4 M).
+C_FLAGS = [] if os.name == "nt" else ["-O1"]
+#: ``env: dict`` in the generated source types the frames' bindings (annotations are types here).
+CYTHON_DIRECTIVES = {"language_level": 3, "annotation_typing": True}
+_ENV_PARAMETERS = "(g, env):"
 
 
 class NativeError(Exception):
@@ -79,9 +83,11 @@ def module_source(key: str, units: list) -> str:
         out += ["    %s = ns[%r]" % (k, k) for k in refs]
         for text in sources:
             # ``env`` is always a dict (a frame's bindings): typed, Cython reads it directly.
-            head, rest = text.split("\n", 1) if "\n" in text else (text, "")
-            head = head.replace("(g, env)", "(g, env: dict)", 1) if head.startswith("def ") else head
-            out += ["    " + line for line in (head + "\n" + rest).rstrip("\n").split("\n")]
+            # Only on the ``def`` line: the body may pass ``(g, env)`` on to a helper.
+            head, newline, body = text.partition("\n")
+            if head.endswith(_ENV_PARAMETERS):
+                head = head[:-len(_ENV_PARAMETERS)] + "(g, env: dict):"
+            out += ["    " + line for line in (head + newline + body).split("\n")]
         out.append("    return (%s,)" % ", ".join(names))
         out.append("")
         table.append("    (%r, %r, _u%d)," % (where, names, i))
@@ -99,17 +105,17 @@ def build(key: str, source: str) -> str:
     except ImportError as e:
         raise NativeError("compiling rules needs Cython and setuptools (pip install 'provost[native]'): %s"
                           % e) from None
-    if usercache.cache_dir() is None:
+    cache = usercache.cache_dir()
+    if cache is None:
         raise NativeError("no private cache directory to keep the module in (see PROVOST_CACHE_DIR)")
     name = module_name(key)
     with tempfile.TemporaryDirectory(prefix="provost-native-") as work:
         py = os.path.join(work, name + ".py")
         with open(py, "w", encoding="utf-8") as f:
             f.write(source)
-        ext = Extension(name, [py], extra_compile_args=C_FLAGS if os.name != "nt" else [])
+        ext = Extension(name, [py], extra_compile_args=C_FLAGS)
         try:
-            exts = cythonize([ext], quiet=True, build_dir=work,
-                             compiler_directives={"language_level": 3, "annotation_typing": True})
+            exts = cythonize([ext], quiet=True, build_dir=work, compiler_directives=CYTHON_DIRECTIVES)
             dist = Distribution({"name": name, "ext_modules": exts})
             cmd = build_ext(dist)
             cmd.build_lib, cmd.build_temp = work, os.path.join(work, "tmp")
@@ -122,7 +128,7 @@ def build(key: str, source: str) -> str:
     # Written whole and renamed into place: a reader sees the old module or the new one.
     if not usercache.write_bytes(_file_name(key), data):
         raise NativeError("the module could not be written to the cache directory (%d bytes)" % len(data))
-    return usercache.private_file(_file_name(key)) or os.path.join(usercache.cache_dir(), _file_name(key))
+    return os.path.join(cache, _file_name(key))
 
 
 # ------------------------------------------------------------------ loading

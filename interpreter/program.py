@@ -103,8 +103,6 @@ class Program:
         self.max_rounds = self.game.get("max_rounds") or 100
         self.tiebreak = self.expr.compile(self.game["tiebreak"], base_scope) if self.game.get("tiebreak") else None
         self.root_id = self.add(N.Root())
-        # Every node's ``run`` method by node id, for the engine's loop (the table is complete now).
-        self.runs = [n.run for n in self.nodes]
         for name, entry in self._effect_entries.items():
             entry[0] = block_entry(self.nodes, self.effect_nodes[name])
         code_cache = self.expr.code_cache
@@ -376,6 +374,15 @@ def program_for(rs: Ruleset) -> Program:
     return prog
 
 
+def native_source(rs: Ruleset) -> tuple[str, str]:
+    """The key and the Python source of the native module of RS's program (native.py): a build
+    of the program that records the source of each unit it compiles."""
+    recorder = native.Recorder()
+    Program(rs, recorder)
+    key = program_key(rs.digest, rs.name, rs.variant)
+    return key, native.module_source(key, recorder.units)
+
+
 def compile_native(rs: Ruleset) -> str:
     """Compile the generated functions of RS's program ahead of time, to a native module in the
     user's cache directory that later builds of the same rules take their functions from
@@ -383,7 +390,4 @@ def compile_native(rs: Ruleset) -> str:
     no C compiler, no cache directory)."""
     if not rs.digest:
         raise native.NativeError("these rules have no digest (not loaded from files)")
-    recorder = native.Recorder()
-    Program(rs, recorder)
-    key = program_key(rs.digest, rs.name, rs.variant)
-    return native.build(key, native.module_source(key, recorder.units))
+    return native.build(*native_source(rs))
