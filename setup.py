@@ -62,15 +62,16 @@ def _extensions():
         exts = cythonize(modules, quiet=True, include_path=[view],
                          compiler_directives={"language_level": 3, "annotation_typing": False,
                                               "binding": True})
-    exts += _native_extensions(cythonize, Extension)
+        exts += _native_extensions(cythonize, Extension, view)
     for ext in exts:
         ext.optional = True
     return exts
 
 
-def _native_extensions(cythonize, Extension) -> list:
+def _native_extensions(cythonize, Extension, view: str) -> list:
     """The shipped rulesets' generated functions as extensions (interpreter/native.py), the
-    modules of earlier builds removed; none when the rules cannot be loaded here."""
+    modules of earlier builds removed; none when the rules cannot be loaded here.  ``view``
+    holds the engine's .pxd files under provost/interpreter/ (the generated code cimports Game)."""
     saved = {k: os.environ.get(k) for k in ("PROVOST_PURE_PYTHON", "PROVOST_NO_CACHE")}
     # The sources as they are (not compiled copies a build may be replacing), and nothing
     # written to the user's cache by a build.
@@ -107,7 +108,7 @@ def _native_extensions(cythonize, Extension) -> list:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         modules.append(Extension("%s.%s" % (NATIVE_PACKAGE, name), [path], extra_compile_args=native.C_FLAGS))
-    return cythonize(modules, quiet=True, compiler_directives=native.CYTHON_DIRECTIVES)
+    return cythonize(modules, quiet=True, include_path=[view], compiler_directives=native.CYTHON_DIRECTIVES)
 
 
 def _sources_hash(module: str) -> str:

@@ -127,6 +127,13 @@ def test_own_rules_compiled_into_the_cache_play_what_the_bytecode_plays(own_rule
     assert compiled.compiled_ahead
     # The functions are the module's, not bytecode.
     assert not any(isinstance(n.fn, types.FunctionType) for n in compiled.nodes if hasattr(n, "fn"))
+    # ``g`` is typed as the engine's Game, yet None goes through as in the bytecode: the MCTS
+    # agent reads the rules' constants with no game, and a read of the state fails as it would.
+    bytecode = _bytecode_program(own_rules, monkeypatch)
+    for prog in (compiled, bytecode):
+        assert prog.let_value("hues")(None, {}) == ["blue", "green", "red", "green"]
+        with pytest.raises(AttributeError, match="'NoneType' object has no attribute 's'"):
+            prog.let_value("richest")(None, {"player": 0})
     for players in (2, 3):
         assert _games(own_rules, compiled, players, range(4)) == \
             _games(own_rules, _bytecode_program(own_rules, monkeypatch), players, range(4))
@@ -210,7 +217,9 @@ def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
     Program(own_rules, recorder)
     source = native.module_source("k" * 32, recorder.units)
     compile(source, "<native>", "exec")         # Python, as Cython reads it
-    assert "import" not in source and "eval" not in source and "exec" not in source
+    # The only imports are the header's: the engine's Game, whose layout types ``g``.
+    assert [line for line in source.splitlines() if "import" in line] == native._HEADER
+    assert "eval" not in source and "exec" not in source
     assert source.count("def _u") == len(recorder.units) > 10
 
 
