@@ -1,12 +1,10 @@
 # The compiled layout of Game (Cython reads this beside engine.py; plain Python ignores it): the
 # engine reads the game's fields and the state's directly, and its hot methods type their locals.
 cimport cython
-from provost.interpreter.state cimport State
+from provost.interpreter.state cimport State, GameFields
 from provost.interpreter.nodes cimport Node
 
-cdef class Game:
-    cdef public object rs, prog, seed, variant, piece_index, work
-    cdef public State s
+cdef class Game(GameFields):
 
     @cython.locals(s=State, pend=dict, frame=list)
     cpdef apply(self, option)

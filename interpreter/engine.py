@@ -20,7 +20,7 @@ from . import rng
 from .expressions import RuleRuntimeError
 from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
-from .state import State
+from .state import GameFields, State
 
 ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
 
@@ -78,8 +78,8 @@ def _count_only(v):
     return len(v)
 
 
-class Game:
-    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "work")
+class Game(GameFields):
+    __slots__ = ()
 
     # ------------------------------------------------------------ creation
     def __init__(self, rs: Ruleset, prog: Program, state: State, seed: int):

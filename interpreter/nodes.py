@@ -1,3 +1,5 @@
+# cython: nonecheck=True
+# (compiled, the nodes type g as GameFields: a None raises an AttributeError instead of reading a null)
 """Executable nodes: what compiled statements become.
 
 The engine runs the frame on top of the stack by calling ``node.run(g, frame)``.

@@ -1,7 +1,7 @@
 # The compiled layout of the piece index (Cython reads this beside prims_pieces.py; plain Python
 # ignores it): a search builds an index for every clone and checks it at every run.
 cimport cython
-from provost.interpreter.state cimport State
+from provost.interpreter.state cimport State, GameFields
 
 cdef class PieceIndex:
     cdef public dict at
@@ -19,7 +19,7 @@ cdef class PieceIndex:
 
 
 @cython.locals(ix=PieceIndex, s=State)
-cpdef list own_piece(g, Py_ssize_t i)
+cpdef list own_piece(GameFields g, Py_ssize_t i)
 
 @cython.locals(j=Py_ssize_t, x=Py_ssize_t)
 cpdef _take_out(list positions, Py_ssize_t i)
@@ -28,10 +28,14 @@ cpdef _take_out(list positions, Py_ssize_t i)
 cpdef dict _grouped(list pieces)
 
 @cython.locals(ix=PieceIndex)
-cpdef dict _index(g)
+cpdef dict _index(GameFields g)
 
 @cython.locals(index=dict, found=list)
-cpdef _positions_at(g, player, kd, where, bint mine)
+cpdef _positions_at(GameFields g, player, kd, where, bint mine)
 
 @cython.locals(x=list)
 cpdef _total(list pieces, at)
+
+cpdef PieceIndex _piece_index(GameFields g)
+
+cpdef _reduced(GameFields g, reduce, player, kind, where, bint mine)

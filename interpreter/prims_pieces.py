@@ -1,3 +1,5 @@
+# cython: nonecheck=True
+# (compiled, g is typed as GameFields here: a None raises an AttributeError instead of reading a null)
 """Pieces with values: tokens a player owns, each with a number, that sit behind
 a screen, in front of it, or on board spaces, face up or face down (Ys's brokers).
 
@@ -363,11 +365,17 @@ def _index(g) -> dict:
     return ix.at if ix is not None else _piece_index(g).at
 
 
+def _reduced(g, reduce, player, kind, where, mine):
+    """``reduce`` of the pieces of KIND at WHERE (PLAYER's only if MINE): a module function,
+    so that compiled it reads the game's fields directly (a lambda's ``g`` has no type)."""
+    return reduce(g.s.pieces, _positions_at(g, player, kind, where, mine))
+
+
 def _over_pieces(name, mine, reduce, doc):
     """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there:
     ``reduce(pieces, positions)``."""
     def build(c, pos):
-        return lambda g, player, kind, where: reduce(g.s.pieces, _positions_at(g, player, kind, where, mine))
+        return lambda g, player, kind, where: _reduced(g, reduce, player, kind, where, mine)
     build.__doc__ = doc
     function(name)(build)
 
@@ -394,8 +402,7 @@ def build_room(c, pos):
             return 0
         if slots < 0:
             return 99
-        ix = g.piece_index
-        return slots - len((ix.at if ix is not None else _index(g)).get((kind, w), ()))
+        return slots - len(_index(g).get((kind, w), ()))
     return room_left
 
 

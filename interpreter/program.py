@@ -7,6 +7,8 @@ an integer and the game state stays plain data.
 """
 from __future__ import annotations
 
+import sys
+
 from provost.dsl.loader import Ruleset
 
 from . import nodes as N
@@ -20,6 +22,7 @@ class Program:
     def __init__(self, rs: Ruleset, recorder=None):
         """``recorder``: a `native.Recorder` given the source of every generated function."""
         self.rs = rs
+        _intern_names(rs.decls)
         self.nodes: list = []
         self.game = rs.game()
         decls = rs.decls
@@ -288,6 +291,25 @@ class Program:
 
     def owner_body(self, kind):
         return self.owner_nodes.get(kind)
+
+
+def _intern_names(decls: list) -> None:
+    """Make the declarations' own strings (names, kinds, lists of values) the interned ones.
+
+    They become the keys of the state's tables and the values of its lists, which the
+    generated code reads with the same names as constants, interned by the compiler: a lookup
+    or a comparison of the same object is decided by its address, of an equal copy (JSON and
+    the parser make copies) by comparing the characters.  Equal strings, so nothing else
+    changes."""
+    intern = sys.intern
+    for d in decls:
+        for k, v in d.items():
+            if type(v) is str:
+                d[k] = intern(v)
+            elif type(v) is list:
+                for i, x in enumerate(v):
+                    if type(x) is str:
+                        v[i] = intern(x)
 
 
 def _memoised(body, params):

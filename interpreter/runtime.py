@@ -1,3 +1,5 @@
+# cython: nonecheck=True
+# (compiled, g is typed as GameFields here: a None raises an AttributeError instead of reading a null)
 """What the functions generated from rule files call at run time: rule errors with their
 positions, table lookups, and the operations one Python expression cannot say.
 

@@ -1,7 +1,7 @@
 # The compiled layout of State (Cython reads this beside state.py; plain Python ignores it): the
-# engine's compiled modules read the state's fields directly; the rules' expressions, which run
-# as Python bytecode, read them as attributes.  The copies' loop variables are typed lists, so
-# that a slice is a C copy of the list rather than a generic subscript.
+# engine's compiled modules read the state's fields directly, and through GameFields a game's
+# (the nodes and the rules' compiled functions type ``g``).  The copies' loop variables are
+# typed lists, so that a slice is a C copy of the list rather than a generic subscript.
 cimport cython
 
 cdef class State:
@@ -18,6 +18,11 @@ cdef class State:
     cdef _own_in(self, table, key, copy)
     @cython.locals(v=list)
     cpdef own_occupants(self, where, bint make=*)
+
+
+cdef class GameFields:
+    cdef public object rs, prog, seed, variant, piece_index, work
+    cdef public State s
 
 
 @cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)

@@ -14,6 +14,14 @@ from __future__ import annotations
 import copy
 
 
+class GameFields:
+    """A game's fields (engine.Game adds the methods): the state, the program and the piece
+    index, which the nodes and the rules' compiled functions read at every step.  Declared
+    here, below them, so that their compiled code types ``g`` with this layout (state.pxd)
+    without importing the engine, which imports them."""
+    __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "work")
+
+
 class State:
     __slots__ = ("players", "humans", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
                  "stack", "pending", "deferred", "rng", "round", "phase", "finished", "decisions", "owned")

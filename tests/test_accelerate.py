@@ -119,7 +119,7 @@ def test_status_names_every_compiled_module_in_use():
     assert not set(st["compiled"]) & set(st["from_source"])
 
 
-@pytest.mark.parametrize("module, cls, field", [("state", "State", "stack"), ("engine", "Game", "s"),
+@pytest.mark.parametrize("module, cls, field", [("state", "State", "stack"), ("state", "GameFields", "s"),
                                                 ("nodes", "Choose", "options"), ("prims_pieces", "PieceIndex", "at")])
 def test_a_compiled_module_has_the_layout_of_its_pxd(module, cls, field):
     # Cython applies a .pxd only when it finds it by the module's package name (setup.py): without

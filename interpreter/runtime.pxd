@@ -1,0 +1,6 @@
+# The compiled layout of the runtime helpers (Cython reads this beside runtime.py; plain Python
+# ignores it): ``counted`` runs for every list a rule builds, and reads and writes the game's
+# count of work as a field (state.pxd's GameFields) rather than as a Python attribute.
+from provost.interpreter.state cimport GameFields
+
+cpdef counted(GameFields g, xs, pos)
