@@ -3,12 +3,15 @@
 cimport cython
 from provost.interpreter.state cimport State, GameFields
 from provost.interpreter.nodes cimport Node
+from provost.interpreter.prims_pieces cimport PieceIndex
 
 cdef class Game(GameFields):
 
     @cython.locals(s=State, pend=dict, frame=list)
     cpdef apply(self, option)
-    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node)
+    @cython.locals(g=Game, ix=PieceIndex)
+    cpdef clone(self, bint shared=*)
+    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex)
     cpdef _run(self)
     @cython.locals(s=State, lims=dict, row=list)
     cpdef gain(self, p, amounts)

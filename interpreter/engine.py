@@ -181,7 +181,8 @@ class Game(GameFields):
     def _run(self):
         s = self.s
         self.work = 0
-        if self.piece_index is not None and not self.piece_index.still_valid(s.pieces):
+        ix = self.piece_index
+        if ix is not None and not ix.still_valid(s.pieces):
             self.piece_index = None
         nodes = self.prog.nodes
         stack = s.stack

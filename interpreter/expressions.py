@@ -23,7 +23,7 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry,
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, constant_function, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry,
                       index_into, index_of, mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
@@ -36,14 +36,6 @@ class _Bundle:
 
 
 BUNDLE = _Bundle()
-
-
-def _constant(v):
-    """A function for a literal or a symbol; ``value`` lets callers specialise on it."""
-    def constant(g, env):
-        return v
-    constant.value = v
-    return constant
 
 
 _UNSET = object()      # a loop-invariant part not computed yet
@@ -245,7 +237,7 @@ class ExprCompiler:
         u = _Unit(self.code_cache)
         tree = self.x(e, _Ctx(scope, {}), u)
         if type(tree) is ast.Constant:
-            return _constant(tree.value)
+            return constant_function(tree.value)
         return u.function([ast.Return(value=tree)], e.get("pos"))
 
     def compile_bindings(self, option: str, number: int, params: list, scope: frozenset,

@@ -39,3 +39,5 @@ cpdef _total(list pieces, at)
 cpdef PieceIndex _piece_index(GameFields g)
 
 cpdef _reduced(GameFields g, reduce, player, kind, where, bint mine)
+
+cpdef _room_left(GameFields g, dict slots_of, kind, w)

@@ -395,15 +395,17 @@ _over_pieces("present", False, _owners,
 def build_room(c, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
     slots_of = {name: d["slots"] for name, d in c.p.spaces.items()}
+    return lambda g, player, kind, w: _room_left(g, slots_of, kind, w)
 
-    def room_left(g, player, kind, w) -> int:
-        slots = slots_of.get(w)
-        if slots is None:
-            return 0
-        if slots < 0:
-            return 99
-        return slots - len(_index(g).get((kind, w), ()))
-    return room_left
+
+def _room_left(g, slots_of, kind, w) -> int:
+    """``room``'s value (a module function: compiled, the game and the table are typed)."""
+    slots = slots_of.get(w)
+    if slots is None:
+        return 0
+    if slots < 0:
+        return 99
+    return slots - len(_index(g).get((kind, w), ()))
 
 
 @function("hidden_pieces")

@@ -140,6 +140,16 @@ MAX_WORK = 2_000_000
 comprehensions multiply (10,000 x 10,000 items), so each list's limit alone would not stop them."""
 
 
+def constant_function(v):
+    """The function of an expression that is a literal or a symbol (here, so that compiled
+    with the engine it is called without a Python frame); ``value`` lets callers specialise
+    on it."""
+    def constant(g, env):
+        return v
+    constant.value = v
+    return constant
+
+
 def counted(g, xs, pos):
     """XS, a comprehension's list, counted against the game's work between two decisions."""
     try:

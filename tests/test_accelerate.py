@@ -73,8 +73,11 @@ def test_a_module_compiled_against_one_the_build_could_not_compile_is_set_aside(
 
 
 def test_the_pxd_files_name_the_classes_they_compile_in():
-    assert accelerate._cimports("engine") == {"state", "nodes"}    # the engine runs a node through its C method
-    assert accelerate._cimports("nodes") == {"state"}
+    # The engine runs a node through its C method and checks the piece index through its own.
+    assert accelerate._cimports("engine") == {"state", "nodes", "prims_pieces"}
+    # The nodes, the piece helpers and counted read a game's fields (state.GameFields).
+    assert accelerate._cimports("nodes") == accelerate._cimports("prims_pieces") == {"state"}
+    assert accelerate._cimports("runtime") == {"state"}
     assert accelerate._cimports("state") == set()
 
 
