@@ -38,6 +38,7 @@ cpdef _total(list pieces, at)
 
 cpdef PieceIndex _piece_index(GameFields g)
 
-cpdef _reduced(GameFields g, reduce, player, kind, where, bint mine)
+cpdef _reduced(reduce, bint mine, GameFields g, player, kind, where)
 
-cpdef _room_left(GameFields g, dict slots_of, kind, w)
+@cython.locals(ix=PieceIndex)
+cpdef _room_left(dict slots_of, GameFields g, player, kind, w)

@@ -14,6 +14,7 @@ may see a value is decided in one place, ``visible_value``, which observations u
 from __future__ import annotations
 
 import types
+from functools import partial
 from operator import itemgetter
 
 from . import nodes as N
@@ -365,9 +366,10 @@ def _index(g) -> dict:
     return ix.at if ix is not None else _piece_index(g).at
 
 
-def _reduced(g, reduce, player, kind, where, mine):
-    """``reduce`` of the pieces of KIND at WHERE (PLAYER's only if MINE): a module function,
-    so that compiled it reads the game's fields directly (a lambda's ``g`` has no type)."""
+def _reduced(reduce, mine, g, player, kind, where):
+    """``reduce`` of the pieces of KIND at WHERE (PLAYER's only if MINE).  A module function
+    under ``partial``: compiled, it reads the game's fields directly (a lambda's ``g`` has no
+    type); as Python, one frame a call as a lambda."""
     return reduce(g.s.pieces, _positions_at(g, player, kind, where, mine))
 
 
@@ -375,7 +377,7 @@ def _over_pieces(name, mine, reduce, doc):
     """Register a function ``name(KIND, PLACES)`` that reduces the pieces found there:
     ``reduce(pieces, positions)``."""
     def build(c, pos):
-        return lambda g, player, kind, where: _reduced(g, reduce, player, kind, where, mine)
+        return partial(_reduced, reduce, mine)
     build.__doc__ = doc
     function(name)(build)
 
@@ -394,18 +396,19 @@ _over_pieces("present", False, _owners,
 @function("room")
 def build_room(c, pos):
     """Free places for pieces on a space: its slots less the pieces on it (99 for unlimited)."""
-    slots_of = {name: d["slots"] for name, d in c.p.spaces.items()}
-    return lambda g, player, kind, w: _room_left(g, slots_of, kind, w)
+    return partial(_room_left, {name: d["slots"] for name, d in c.p.spaces.items()})
 
 
-def _room_left(g, slots_of, kind, w) -> int:
-    """``room``'s value (a module function: compiled, the game and the table are typed)."""
+def _room_left(slots_of, g, player, kind, w) -> int:
+    """``room``'s value, given the spaces' slots.  A module function under ``partial``:
+    compiled, the game and the table are typed; as Python, one frame a call as a closure."""
     slots = slots_of.get(w)
     if slots is None:
         return 0
     if slots < 0:
         return 99
-    return slots - len(_index(g).get((kind, w), ()))
+    ix = g.piece_index
+    return slots - len((ix.at if ix is not None else _index(g)).get((kind, w), ()))
 
 
 @function("hidden_pieces")
