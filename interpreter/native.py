@@ -208,9 +208,22 @@ def _valid_units(units) -> bool:
         and all(type(n) is str for n in u[1]) and callable(u[2]) for u in units)
 
 
+def _beside_compiled_engine() -> bool:
+    """The engine's state and game classes in use are the compiled ones.  A module's code reads
+    them as the C structs of engine.pxd and state.pxd, and checks only their sizes when it
+    loads: a class run from its Python source (interpreter/accelerate.py) may have the same
+    size and another layout."""
+    for name in ("state", "engine"):
+        module = sys.modules.get("provost.interpreter." + name)
+        if module is None or getattr(module, "__file__", "").endswith(".py"):
+            return False
+    return True
+
+
 def load(key: str):
-    """The native module built for KEY, or None (none built, disabled, or not what it should be)."""
-    if not enabled():
+    """The native module built for KEY, or None (none built, disabled, not beside the compiled
+    engine, or not what it should be)."""
+    if not enabled() or not _beside_compiled_engine():
         return None
     name = module_name(key)
     found = sys.modules.get(name)

@@ -145,7 +145,7 @@ def test_own_rules_compiled_into_the_cache_play_what_the_bytecode_plays(own_rule
 
 def _loads(key: str) -> bool:
     """Whether a fresh process takes the module for KEY (a process keeps a module it loaded)."""
-    code = "import sys; from provost.interpreter import native; print(native.load(sys.argv[1]) is not None)"
+    code = "import sys; from provost.interpreter import engine, native; print(native.load(sys.argv[1]) is not None)"
     done = subprocess.run([sys.executable, "-c", code, key], capture_output=True, text=True, env=dict(os.environ))
     assert done.returncode == 0, done.stderr
     return done.stdout.strip() == "True"
@@ -197,6 +197,17 @@ def test_no_module_is_taken_when_the_engine_runs_as_python_or_natives_are_off(ow
         assert native.load(program_key(own_rules.digest, own_rules.name, own_rules.variant)) is None
         monkeypatch.delenv(name)
     assert native.enabled()
+
+
+def test_no_module_is_taken_beside_an_engine_run_from_its_source(monkeypatch):
+    # The module reads Game and State as C structs: a Python class of the same size would be
+    # read wrongly, so an engine from source (an edited module, accelerate.py) gets none.
+    rs = load_checked("caylus")
+    key = program_key(rs.digest, rs.name, rs.variant)
+    source = types.ModuleType("provost.interpreter.engine")
+    source.__file__ = os.path.join(os.path.dirname(native.__file__), "engine.py")
+    monkeypatch.setitem(sys.modules, "provost.interpreter.engine", source)
+    assert native.load(key) is None
 
 
 def test_units_are_taken_in_build_order_and_none_after_the_first_that_differs():
