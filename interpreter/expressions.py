@@ -147,7 +147,7 @@ class _Unit:
                     setattr(node, field, visit(value, inside))
 
         def visit(node, inside):
-            table = _state_table(node)
+            table = state_table(node)
             if table is not None and inside:
                 if table not in names:
                     names[table] = self.fresh("t")
@@ -690,7 +690,7 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
     return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
 
 
-def _state_table(node) -> str | None:
+def state_table(node) -> str | None:
     """The field's name when ``node`` reads a table of the state, ``g.s.FIELD``."""
     if type(node) is ast.Attribute and type(node.value) is ast.Attribute and node.value.attr == "s" \
             and type(node.value.value) is ast.Name and node.value.value.id == _G:

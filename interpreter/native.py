@@ -36,6 +36,8 @@ import tempfile
 from provost.dsl import usercache
 from provost.dsl.switches import switch_on
 
+from .expressions import state_table
+
 FORMAT = 1
 NO_NATIVE_ENV = "PROVOST_NO_NATIVE"
 PURE_ENV = "PROVOST_PURE_PYTHON"
@@ -111,18 +113,10 @@ class _Typed(ast.NodeTransformer):
 
     def visit_Assign(self, node):
         target, value = node.targets[0], node.value
-        if len(node.targets) == 1 and type(target) is ast.Name and _state_table(value) in _DICT_TABLES:
+        if len(node.targets) == 1 and type(target) is ast.Name and state_table(value) in _DICT_TABLES:
             return ast.AnnAssign(target=target, annotation=ast.Name(id="dict", ctx=ast.Load()), value=value,
                                  simple=1)
         return self.generic_visit(node)
-
-
-def _state_table(node) -> str | None:
-    """``T`` when NODE reads ``g.s.T``."""
-    if type(node) is ast.Attribute and type(node.value) is ast.Attribute and node.value.attr == "s" \
-            and type(node.value.value) is ast.Name and node.value.value.id == "g":
-        return node.attr
-    return None
 
 
 def module_source(key: str, units: list) -> str:
