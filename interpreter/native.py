@@ -56,7 +56,7 @@ _ENV_PARAMETERS = "(g, env):"
 #: ``g`` may be None (the MCTS agent probes the rules' constants with no game); any other
 #: object than a Game is a TypeError.
 _TYPED_PARAMETERS = "(g: typing.Optional[Game], env: dict):"
-_HEADER = ["import typing", "from cython.cimports.provost.interpreter.engine import Game"]
+_HEADER = ["import typing", "from cython.cimports.provost.interpreter.engine import Game", "_UNSET_READ = object()"]
 
 
 class NativeError(Exception):
@@ -88,7 +88,7 @@ class Recorder:
                     builtin[k] = value.__name__
                 else:
                     refs.append((k, _TYPED.get(type(value))))
-        sources = [ast.unparse(_Typed(builtin).visit(copy.deepcopy(d))) for d in defs]
+        sources = [ast.unparse(_keep_env_reads(_Typed(builtin).visit(copy.deepcopy(d)))) for d in defs]
         self.units.append((where, tuple(d.name for d in defs), refs, sources))
 
 
@@ -117,6 +117,58 @@ class _Typed(ast.NodeTransformer):
             return ast.AnnAssign(target=target, annotation=ast.Name(id="dict", ctx=ast.Load()), value=value,
                                  simple=1)
         return self.generic_visit(node)
+
+
+_UNSET = "_UNSET_READ"      # the module's sentinel (a fresh object), see _HEADER
+
+
+def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
+    """Each ``env['name']`` read in a listing's items or tests read once per call, on first use
+    (``_x0 if _x0 is not _u else (_x0 := env['name'])``), not once per item: compiled, a read
+    is a dictionary lookup, and the bindings do not change while an expression runs.  Not in a
+    comprehension's iterable nor in a lambda, where an assignment is not allowed or would bind
+    in the lambda's own scope."""
+    kept: dict = {}
+
+    def rewrite(node):
+        if type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "env" \
+                and type(node.slice) is ast.Constant and type(node.ctx) is ast.Load:
+            name = kept.setdefault(node.slice.value, "_x%d" % len(kept))
+            done = ast.Compare(left=ast.Name(id=name, ctx=ast.Load()), ops=[ast.IsNot()],
+                               comparators=[ast.Name(id="_xu", ctx=ast.Load())])
+            first = ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=node)
+            return ast.IfExp(test=done, body=ast.Name(id=name, ctx=ast.Load()), orelse=first)
+        if type(node) is ast.Lambda:
+            return node
+        if type(node) is ast.comprehension:
+            node.ifs = [rewrite(x) for x in node.ifs]      # not node.iter
+            return node
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.AST):
+                setattr(node, field, rewrite(value))
+            elif isinstance(value, list):
+                setattr(node, field, [rewrite(v) if isinstance(v, ast.AST) else v for v in value])
+        return node
+
+    def visit(node):
+        if type(node) is ast.ListComp:
+            node.elt = rewrite(node.elt)
+            for gen in node.generators:
+                gen.ifs = [rewrite(x) for x in gen.ifs]
+            return
+        if type(node) is ast.Lambda:
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for stmt in fn.body:
+        visit(stmt)
+    if kept:
+        start = [ast.Assign(targets=[ast.Name(id="_xu", ctx=ast.Store())], value=ast.Name(id=_UNSET, ctx=ast.Load()))]
+        start += [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Name(id="_xu", ctx=ast.Load()))
+                  for name in kept.values()]
+        fn.body[:0] = [ast.fix_missing_locations(a) for a in start]
+    return fn
 
 
 def module_source(key: str, units: list) -> str:

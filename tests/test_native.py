@@ -229,8 +229,11 @@ def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
     source = native.module_source("k" * 32, recorder.units)
     compile(source, "<native>", "exec")         # Python, as Cython reads it
     # The only imports are the header's: the engine's Game, whose layout types ``g``.
-    assert [line for line in source.splitlines() if "import" in line] == native._HEADER
+    assert [line for line in source.splitlines() if "import" in line] == \
+        [line for line in native._HEADER if "import" in line]
     assert "eval" not in source and "exec" not in source
+    # A binding a listing's tests read at every value is read once (compiled, it is a lookup).
+    assert "(_x0 := env['player'])" in source
     assert source.count("def _u") == len(recorder.units) > 10
 
 
