@@ -671,23 +671,34 @@ def _hoist_from_filters(gens: list, u: _Unit) -> list:
         if type(node) not in (ast.Name, ast.Constant) and isinstance(node, ast.expr) and facts[id(node)]:
             h = u.fresh("h")
             kept.append(h)
-            first = ast.NamedExpr(target=ast.Name(id=h, ctx=ast.Store()), value=node)
-            done = ast.Compare(left=_name(h), ops=[ast.IsNot()], comparators=[u.ref(_UNSET)])
-            return ast.IfExp(test=done, body=_name(h), orelse=first)
+            return kept_on_first_use(h, u.ref(_UNSET), node)
         if type(node) in (ast.ListComp, ast.Lambda):
             return node
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, ast.AST):
-                setattr(node, field, rewrite(value))
-            elif isinstance(value, list):
-                setattr(node, field, [rewrite(v) if isinstance(v, ast.AST) else v for v in value])
-        return node
+        return rewrite_children(node, rewrite)
 
     for gen in gens:
         for test in gen.ifs:
             learn(test)
         gen.ifs = [rewrite(test) for test in gen.ifs]
     return [ast.Assign(targets=[ast.Name(id=h, ctx=ast.Store())], value=u.ref(_UNSET)) for h in kept]
+
+
+def kept_on_first_use(name: str, unset, value) -> ast.expr:
+    """``name if name is not unset else (name := value)``: VALUE computed where it is first
+    needed, then read from NAME (which the function starts at ``unset``)."""
+    done = ast.Compare(left=_name(name), ops=[ast.IsNot()], comparators=[unset])
+    first = ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=value)
+    return ast.IfExp(test=done, body=_name(name), orelse=first)
+
+
+def rewrite_children(node, rewrite):
+    """NODE with each child syntax tree replaced by ``rewrite(child)``."""
+    for field, value in ast.iter_fields(node):
+        if isinstance(value, ast.AST):
+            setattr(node, field, rewrite(value))
+        elif isinstance(value, list):
+            setattr(node, field, [rewrite(v) if isinstance(v, ast.AST) else v for v in value])
+    return node
 
 
 def state_table(node) -> str | None:

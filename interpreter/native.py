@@ -36,7 +36,7 @@ import tempfile
 from provost.dsl import usercache
 from provost.dsl.switches import switch_on
 
-from .expressions import state_table
+from .expressions import kept_on_first_use, rewrite_children, state_table
 
 FORMAT = 1
 NO_NATIVE_ENV = "PROVOST_NO_NATIVE"
@@ -134,21 +134,13 @@ def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
         if type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "env" \
                 and type(node.slice) is ast.Constant and type(node.ctx) is ast.Load:
             name = kept.setdefault(node.slice.value, "_x%d" % len(kept))
-            done = ast.Compare(left=ast.Name(id=name, ctx=ast.Load()), ops=[ast.IsNot()],
-                               comparators=[ast.Name(id="_xu", ctx=ast.Load())])
-            first = ast.NamedExpr(target=ast.Name(id=name, ctx=ast.Store()), value=node)
-            return ast.IfExp(test=done, body=ast.Name(id=name, ctx=ast.Load()), orelse=first)
+            return kept_on_first_use(name, ast.Name(id="_xu", ctx=ast.Load()), node)
         if type(node) is ast.Lambda:
             return node
         if type(node) is ast.comprehension:
             node.ifs = [rewrite(x) for x in node.ifs]      # not node.iter
             return node
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, ast.AST):
-                setattr(node, field, rewrite(value))
-            elif isinstance(value, list):
-                setattr(node, field, [rewrite(v) if isinstance(v, ast.AST) else v for v in value])
-        return node
+        return rewrite_children(node, rewrite)
 
     def visit(node):
         if type(node) is ast.ListComp:
