@@ -56,7 +56,10 @@ _ENV_PARAMETERS = "(g, env):"
 #: ``g`` may be None (the MCTS agent probes the rules' constants with no game); any other
 #: object than a Game is a TypeError.
 _TYPED_PARAMETERS = "(g: typing.Optional[Game], env: dict):"
-_HEADER = ["import typing", "from cython.cimports.provost.interpreter.engine import Game", "_UNSET_READ = object()"]
+#: The module's sentinel for a binding not read yet (_keep_env_reads).
+_UNSET_NAME = "_UNSET_READ"
+_HEADER = ["import typing", "from cython.cimports.provost.interpreter.engine import Game",
+           "%s = object()" % _UNSET_NAME]
 
 
 class NativeError(Exception):
@@ -119,9 +122,6 @@ class _Typed(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-_UNSET = "_UNSET_READ"      # the module's sentinel (a fresh object), see _HEADER
-
-
 def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
     """Each ``env['name']`` read in a listing's items or tests read once per call, on first use
     (``_x0 if _x0 is not _u else (_x0 := env['name'])``), not once per item: compiled, a read
@@ -144,19 +144,15 @@ def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
 
     def visit(node):
         if type(node) is ast.ListComp:
-            node.elt = rewrite(node.elt)
-            for gen in node.generators:
-                gen.ifs = [rewrite(x) for x in gen.ifs]
-            return
-        if type(node) is ast.Lambda:
-            return
-        for child in ast.iter_child_nodes(node):
-            visit(child)
+            rewrite(node)               # its items and tests, not its iterables
+        elif type(node) is not ast.Lambda:
+            for child in ast.iter_child_nodes(node):
+                visit(child)
 
     for stmt in fn.body:
         visit(stmt)
     if kept:
-        start = [ast.Assign(targets=[ast.Name(id="_xu", ctx=ast.Store())], value=ast.Name(id=_UNSET, ctx=ast.Load()))]
+        start = [ast.Assign(targets=[ast.Name(id="_xu", ctx=ast.Store())], value=ast.Name(id=_UNSET_NAME, ctx=ast.Load()))]
         start += [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.Name(id="_xu", ctx=ast.Load()))
                   for name in kept.values()]
         fn.body[:0] = [ast.fix_missing_locations(a) for a in start]
