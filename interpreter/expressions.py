@@ -17,6 +17,7 @@ lists, dicts, None, and table references (see ``TableRef``).
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 
 from provost.dsl.primitives import CONSTANTS
@@ -83,6 +84,9 @@ _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 _HELPER_OPS = {"//": floordiv, "%": mod}
 _CONSTANT_TYPES = (int, str, bool, type(None))
+#: A placed tile is ``g.s.tiles[x] == [kind, owner]`` (owner -1: nobody); these two reads are
+#: written out where they are made (``_inline_tile_read``), the reader stays the fallback.
+_TILE_FIELDS = {"kind": 0, "owner": 1}
 _SCALAR_FUNCTIONS = frozenset({"count", "sum", "abs", "held", "index", "position"})
 
 # Names that are read from the scope, never a comprehension's own local.
@@ -104,6 +108,7 @@ class _Unit:
         self.defs: list = []
         self._refs: dict = {}
         self._serial = itertools.count()
+        self.tile_reads: dict = {}      # id(call) -> (call, field, spaces' name): _inline_tile_reads
 
     def fresh(self, prefix: str) -> str:
         return "_%s%d" % (prefix, next(self._serial))
@@ -129,7 +134,12 @@ class _Unit:
         self.define(name, [_G, _ENV], body_statements)
         pos = pos or [0, 0]
         return make_functions(self.defs, self.ns, "<rules %s:%s>" % (pos[0], pos[1]), self.code_cache,
-                              prepare=self._read_tables_first)[name]
+                              prepare=self._prepare)[name]
+
+    def _prepare(self, fn: ast.FunctionDef) -> None:
+        self._read_tables_first(fn)
+        if self.tile_reads:
+            self._inline_tile_reads(fn)
 
     def _read_tables_first(self, fn: ast.FunctionDef) -> None:
         """Read each state table a comprehension of ``fn`` uses (``g.s.zones``) once, at the start.
@@ -159,6 +169,52 @@ class _Unit:
             rewrite(statement, False)
         fn.body[:0] = [ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=_state(table))
                        for table, t in names.items()]
+
+    def _inline_tile_reads(self, fn: ast.FunctionDef) -> None:
+        """Write a tile's owner or kind read out where it is made, the reader called only for
+        what is not a placed tile (Caylus' placement listing reads the owner of every open space:
+        two thousand calls a game).  Not inside a comprehension's iterable, where Python allows
+        no assignment (and so no ``:=``)."""
+        def visit(node, in_iterable):
+            found = self.tile_reads.get(id(node)) if type(node) is ast.Call and not in_iterable else None
+            if found is not None and found[0] is node:
+                return self._inline_tile_read(*found)
+            for field, value in ast.iter_fields(node):
+                inner = in_iterable or (type(node) is ast.comprehension and field == "iter")
+                if isinstance(value, ast.AST):
+                    setattr(node, field, visit(value, inner))
+                elif isinstance(value, list):
+                    setattr(node, field, [visit(v, inner) if isinstance(v, ast.AST) else v for v in value])
+            return node
+
+        for statement in fn.body:
+            visit(statement, False)
+
+    def _inline_tile_read(self, call: ast.Call, field: str, spaces: str) -> ast.expr:
+        """``reader(tiles, x, g, pos)`` as ``tiles[x][i] if x in tiles else reader(...)`` (the
+        owner -1 read as None, a space's owner None), what the reader computes (Program._reader)."""
+        reader, tiles, x, g, pos = call.func, *call.args
+        first = tiles
+        if type(tiles) is not ast.Name:             # g.s.tiles: read once, where it is first needed
+            kept = self.fresh("w")
+            first = ast.NamedExpr(target=ast.Name(id=kept, ctx=ast.Store()), value=tiles)
+            tiles = _name(kept)
+
+        def at():                                    # x again: a local, a constant or env[k]
+            return copy.deepcopy(x)
+
+        placed = ast.Compare(left=at(), ops=[ast.In()], comparators=[first])
+        value = _item(_item(tiles, at()), _const(_TILE_FIELDS[field]))
+        fallback = _call(reader, tiles, at(), g, pos)
+        if field == "kind":
+            return ast.IfExp(test=placed, body=value, orelse=fallback)
+        who = self.fresh("o")
+        kept_who = ast.NamedExpr(target=ast.Name(id=who, ctx=ast.Store()), value=value)
+        owner = ast.IfExp(test=ast.Compare(left=kept_who, ops=[ast.GtE()], comparators=[_const(0)]),
+                          body=_name(who), orelse=_const(None))
+        space = ast.IfExp(test=ast.Compare(left=at(), ops=[ast.In()], comparators=[_name(spaces)]),
+                          body=_const(None), orelse=fallback)
+        return ast.IfExp(test=placed, body=owner, orelse=space)
 
 
 class _Ctx:
@@ -520,8 +576,13 @@ class ExprCompiler:
         return _call(u.ref(index_into), self.x(base, ctx, u), key, u.value(e["pos"]))
 
     def c_attr(self, e, ctx, u):
-        return _call(u.ref(self.p.attribute_reader(e["name"])), _state("tiles"), self.x(e["x"], ctx, u), _name(_G),
+        attr = e["name"]
+        read = _call(u.ref(self.p.attribute_reader(attr)), _state("tiles"), self.x(e["x"], ctx, u), _name(_G),
                      u.value(e["pos"]))
+        if attr in _TILE_FIELDS and _is_simple(read.args[1]):
+            # Named now, not when the function is prepared: code from the cache is not prepared.
+            u.tile_reads[id(read)] = (read, attr, u.ref(self.p.spaces).id)
+        return read
 
     def c_of(self, e, ctx, u):
         base = e["x"]

@@ -292,6 +292,63 @@ def test_attribute_readers_answer_as_the_general_attribute():
     assert prog.attribute_reader("owner")(g.s.tiles, neutral, g, None) is None
 
 
+
+def test_a_tiles_owner_and_kind_read_inline_answer_as_the_reader():
+    # `owner of x` and `kind of x` are written out in the generated code for a placed tile and
+    # (owner) a space; the reader is called for anything else.  Not inside a comprehension's
+    # iterable, where Python allows no `:=`: there the reader answers (and the code compiles).
+    from provost.interpreter.expressions import ExprCompiler
+    g = Game.new("caylus", players=4, seed=1)
+    prog = program_for(load_checked("caylus"))
+    built = next(t for t in g.s.road if t is not None)
+    g.s.tiles[built] = [g.s.tiles[built][0], 2]
+    neutral = next(t for t in g.s.road if t is not None and t != built)
+    g.s.tiles[neutral] = [g.s.tiles[neutral][0], -1]
+    called = []
+    readers = dict(prog._readers)
+    for a in ("owner", "kind"):
+        reader = prog.attribute_reader(a)
+        prog._readers[a] = lambda tiles, x, g, pos, reader=reader: called.append(x) or reader(tiles, x, g, pos)
+    try:
+        _check_inline_tile_reads(ExprCompiler(prog), prog, g, [built, neutral, "gate"], called)
+    finally:
+        prog._readers = readers           # the program is the process's, shared with other tests
+
+
+def _check_inline_tile_reads(compiler, prog, g, things, called):
+    from provost.interpreter.program import RuleRuntimeError
+
+    def at(n):
+        return [1, n]
+
+    def name(n):
+        return {"e": "name", "id": n, "pos": at(1)}
+
+    def attr(a, x):
+        return {"e": "attr", "name": a, "x": x, "pos": at(2)}
+
+    def listed(xs):
+        return {"e": "list", "items": [{"e": "str", "v": x, "pos": at(3)} for x in xs], "pos": at(3)}
+
+    def comp(var, over, item):
+        return {"e": "comp", "var": var, "iter": over, "item": item, "cond": None, "pos": at(4)}
+
+    for a in ("owner", "kind"):
+        want = [prog.attribute(g, x, a, None) for x in things]
+        alone = compiler.compile(attr(a, name("x")), frozenset({"player", "x"}))
+        assert [alone(g, {"player": 0, "x": x}) for x in things] == want
+        assert compiler.compile(comp("t", listed(things), attr(a, name("t"))), frozenset({"player"}))(g, {"player": 0}) == want
+        assert called == (["gate", "gate"] if a == "kind" else [])     # a space's kind: the reader's
+        called.clear()
+        inner = comp("t", listed(things), attr(a, name("t")))
+        nested = compiler.compile(comp("v", inner, name("v")), frozenset({"player"}))
+        assert nested(g, {"player": 0}) == want and called == things
+        called.clear()
+        with pytest.raises(RuleRuntimeError, match="has no attribute '%s'" % a):
+            alone(g, {"player": 0, "x": "no_such_place"})
+        called.clear()
+
+
 CALLED_PAYMENT = two_player_game("Called payments", head="workers_return_to camp") + """\
 resource coin "coin"
 counter workers per player start 3
