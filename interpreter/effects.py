@@ -327,18 +327,12 @@ class EffectCompiler:
             else:
                 parts.append(("bundle", self.ex.compile(a, scope), None))
 
-        def evaluate(g, env):
-            out = []
-            for kind, f, what in parts:
-                if kind == "res":
-                    out.append((what, f(g, env)))
-                elif kind == "var":
-                    out.append((env[what], f(g, env)))
-                else:
-                    v = f(g, env)
-                    for r in (v if type(v) is list else [v]):
-                        out.append((r, 1))
-            return out
+        fixed = _fixed_amounts(parts)
+        if fixed is not None:
+            def evaluate(g, env):
+                return fixed            # the same list at every call: callers only read it
+        else:
+            evaluate = _evaluate_amounts(parts)
         if len(parts) == 1 and parts[0][0] == "res":
             evaluate.single = (parts[0][2], parts[0][1])     # read by _requirement's fast path
         if len(parts) == 1 and parts[0][0] != "bundle":
@@ -468,6 +462,42 @@ def _inline_test(amount_checks, workers: int):
         total = {"e": "binop", "op": "+", "left": amount, "right": {"e": "int", "v": workers}, "pos": amount.get("pos")}
         return what, total, 0
     return what, amount, workers
+
+
+def _fixed_amounts(parts) -> list | None:
+    """``[(resource, n), ...]`` when every amount is a number written in the rules (`gain 2
+    food, 1 cloth`), None otherwise."""
+    fixed = []
+    for kind, f, what in parts:
+        n = getattr(f, "value", None)
+        if kind != "res" or type(n) is not int:
+            return None
+        fixed.append((what, n))
+    return fixed
+
+
+def _evaluate_amounts(parts):
+    """The function giving the amounts' ``[(resource, n), ...]`` in a scope."""
+    if len(parts) == 1 and parts[0][0] == "res":
+        _, n, what = parts[0]
+
+        def one(g, env):                # `pay cost denier`: most payments
+            return [(what, n(g, env))]
+        return one
+
+    def evaluate(g, env):
+        out = []
+        for kind, f, what in parts:
+            if kind == "res":
+                out.append((what, f(g, env)))
+            elif kind == "var":
+                out.append((env[what], f(g, env)))
+            else:
+                v = f(g, env)
+                for r in (v if type(v) is list else [v]):
+                    out.append((r, 1))
+        return out
+    return evaluate
 
 
 def _bound(checks, params, args, arg_exprs):

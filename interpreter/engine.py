@@ -412,14 +412,13 @@ class Game(GameFields):
     # The primitives below write the state's lists; one never cloned owns them all (``owned`` is
     # None), so the most frequent ones test that before asking for the list (`State.own_*`).
     def gain(self, p, amounts):
-        s, lims = self.s, self.prog.counters
+        s, bounds = self.s, self.prog.counter_bounds
         for res, n in amounts:
             row = s.counters[res] if s.owned is None else s.own_counter(res)
             v = row[p] + n
-            hi = lims[res]["max"]
+            lo, hi = bounds[res]
             if hi is not None and v > hi:
                 v = hi
-            lo = lims[res]["min"]
             if lo is not None and v < lo:
                 v = lo
             row[p] = v
@@ -471,7 +470,8 @@ class Game(GameFields):
         s = self.s
         occ = s.occ
         out = []
-        for name, slots, per_player in self.prog.placeable_spaces:
+        prog = self.prog
+        for name, slots, per_player in prog.placeable_spaces:
             here = occ.get(name)
             if here:
                 if 0 <= slots <= len(here):       # slots < 0: unlimited
@@ -479,7 +479,7 @@ class Game(GameFields):
                 if per_player is not None and here.count(p) >= per_player:
                     continue
             out.append(name)
-        workable, tiles = self.prog.workable_kinds, s.tiles
+        workable, tiles = prog.workable_kinds, s.tiles
         for t in s.road:
             if t is not None and not occ.get(t) and tiles[t][0] in workable:
                 out.append(t)

@@ -24,7 +24,7 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, constant_function, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry,
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, constant_function, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry, KEPT_TYPES,
                       index_into, index_of, mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
@@ -341,14 +341,16 @@ class ExprCompiler:
             oid = _const(option)
         entry = ast.List(elts=[oid, _dict(list(zip(names, locals_))), _const(number)], ctx=ast.Load())
         if len(locals_) == 1:
-            # One parameter: the entry of a string value is kept from one listing to the next,
-            # `(_e if type(v) is str and (_e := memo.get(v)) is not None else kept_entry(memo, v, entry))`.
+            # One parameter: the entry of a string or an int is kept from one listing to the next,
+            # `(_e if (type(v) is str or type(v) is int) and (_e := memo.get(v)) is not None
+            # else kept_entry(memo, v, entry))`.
             v, memo, e = locals_[0], u.ref({}), u.fresh("e")
             found = ast.Compare(left=ast.NamedExpr(target=ast.Name(id=e, ctx=ast.Store()),
                                                    value=_call(ast.Attribute(value=memo, attr="get", ctx=ast.Load()), v)),
                                 ops=[ast.IsNot()], comparators=[_const(None)])
-            is_text = ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(str)])
-            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=[is_text, found]), body=_name(e),
+            is_key = ast.BoolOp(op=ast.Or(), values=[
+                ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(kind)]) for kind in KEPT_TYPES])
+            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=[is_key, found]), body=_name(e),
                               orelse=_call(u.ref(kept_entry), memo, v, entry))
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))

@@ -87,7 +87,7 @@ class Recorder:
         for k in sorted(namespace):
             if k.startswith("_k"):
                 value = namespace[k]
-                if value is type or value is str:
+                if value is type or value is str or value is int:
                     builtin[k] = value.__name__
                 else:
                     refs.append((k, _TYPED.get(type(value))))
@@ -103,8 +103,8 @@ _DICT_TABLES = frozenset({"counters", "orders", "occ", "tiles", "zones"})
 
 
 class _Typed(ast.NodeTransformer):
-    """What Cython can compile to C that the bytecode cannot use: ``type`` and ``str`` by their
-    own names (``type(v) is str`` becomes a pointer comparison), and the local copies of the
+    """What Cython can compile to C that the bytecode cannot use: ``type``, ``str`` and ``int``
+    by their own names (``type(v) is str`` becomes a pointer comparison), and the local copies of the
     state's tables (``_t3 = g.s.occ``) declared as dicts."""
 
     def __init__(self, builtin: dict):

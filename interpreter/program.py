@@ -65,6 +65,8 @@ class Program:
             self.counters.setdefault(name, {"kind": "counter", "name": name, "scope": "player", "by": None,
                                             "start": 0, "min": 0, "max": None, "reset": None,
                                             "visible": r.get("visible", "public"), "pos": r["pos"]})
+        #: A counter's (min, max), either None for no bound: what ``Game.gain`` clamps to.
+        self.counter_bounds = {name: (c["min"], c["max"]) for name, c in self.counters.items()}
         # Effects first get an id, so that effects may call each other (and themselves).
         self.effect_nodes = {name: self.reserve() for name in self.effects}
         self._effect_entries: dict = {}

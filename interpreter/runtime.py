@@ -42,14 +42,19 @@ class TableRef:
 MAX_KEPT_ENTRIES = 1024
 
 
+#: The values whose option entries are kept: symbols, spaces and tiles, and numbers (Caylus'
+#: provost moves -3..3).  Exact types: True is not kept as 1.
+KEPT_TYPES = (str, int)
+
+
 def kept_entry(memo: dict, value, entry: list) -> list:
     """``entry``, an option's ``[id, bindings, number]`` for the parameter's ``value``, kept in
-    ``memo`` for the next listing when the value is a string (a symbol, a space, a tile).
+    ``memo`` for the next listing when the value is a string (a symbol, a space, a tile) or an int.
 
     An entry is made of the value alone and nothing changes it once made (the engine copies the
     bindings it takes), so the listing of options shares it from one decision to the next
     instead of making the id and the bindings again for every value at every decision."""
-    if type(value) is str and len(memo) < MAX_KEPT_ENTRIES:
+    if (type(value) is str or type(value) is int) and len(memo) < MAX_KEPT_ENTRIES:
         memo[value] = entry
     return entry
 
