@@ -457,3 +457,27 @@ def test_an_options_entries_are_kept_from_one_listing_to_the_next_and_never_chan
         kept_entry(memo, "v%d" % n, ["x", {}, 0])
     kept_entry(memo, [1, 2], ["x", {}, 0])                  # a list is no key: made every time
     assert len(memo) == MAX_KEPT_ENTRIES
+    small: dict = {}
+    kept_entry(small, 1, ["n:1", {"n": 1}, 0])
+    kept_entry(small, True, ["n:true", {"n": True}, 0])     # True is no int here: never kept as 1
+    assert small == {1: ["n:1", {"n": 1}, 0]} and type(next(iter(small))) is int
+
+
+def test_an_int_options_entry_is_kept_and_a_bool_is_not_taken_for_it(tmp_path):
+    rs = loaded(tmp_path, two_player_game("Kept numbers") + """\
+phase main "Main":
+    each player in players():
+        choose "Pick":
+            option pick(k in [1, 2, 3]):
+                gain k pp
+            option flag(b in [1 == 1, 1]):
+                gain 1 pp
+""")
+    g = Game.new(rs, players=2, seed=0)
+    node = g.prog.nodes[g.s.stack[-1][0]]
+    env = g.s.stack[-1][2]
+    first, again = node.options[0].bindings(g, env), node.options[0].bindings(g, env)
+    assert [e[0] for e in first] == ["pick:1", "pick:2", "pick:3"] and all(a is b for a, b in zip(first, again))
+    flags = node.options[1].bindings(g, env)
+    assert flags[0][1]["b"] is True and flags[1][1]["b"] == 1 and type(flags[1][1]["b"]) is int
+    assert flags[0][0] != flags[1][0]
