@@ -284,7 +284,7 @@ class Game(GameFields):
     # ------------------------------------------------------------ save, resume, clone
     def to_json(self) -> str:
         saved = {"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
-                 "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict()}
+                 "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict(self.prog.saved_data)}
         if self.rs.source_path:
             saved["path"] = self.rs.source_path    # rules from a file: resume from that file
         return json.dumps(saved, separators=(",", ":"))
@@ -308,7 +308,7 @@ class Game(GameFields):
         prog = program_for(rs)
         savefile.check_state(d["state"], prog)
         try:
-            game = cls(rs, prog, State.from_dict(d["state"]), d["seed"])
+            game = cls(rs, prog, State.from_dict(d["state"], prog.loaded_data), d["seed"])
         except (KeyError, IndexError, TypeError, ValueError) as e:
             raise savefile.damaged("its state cannot be rebuilt (%s)" % type(e).__name__) from None
         savefile.probe(game)
@@ -438,8 +438,9 @@ class Game(GameFields):
     def pass_turn(self, p, order):
         for f in reversed(self.s.stack):
             if isinstance(self.prog.nodes[f[0]], N.Turns) and f[3] is not None:
-                if p not in f[3]["passed"]:
-                    f[3]["passed"].append(p)
+                passed = N.Turns.passed(f)
+                if p not in passed:
+                    passed.append(p)
                 break
         if order is not None and p not in self.s.orders[order]:
             self.s.own_order(order).append(p)

@@ -40,7 +40,7 @@ cdef class Repeat(Node):
 
 cdef class Turns(Node):
     cdef public object order, body
-    @cython.locals(st=list, data=dict, passed=list, n=Py_ssize_t, i=Py_ssize_t, new=dict)
+    @cython.locals(st=list, data=list, passed=list, n=Py_ssize_t, i=Py_ssize_t, new=dict)
     cpdef run(self, GameFields g, list frame)
 
 cdef class Break(Node):
@@ -63,10 +63,10 @@ cdef class Choose(Node):
 
 cdef class Activate(Node):
     cdef public object spaces, road_upto
-    @cython.locals(s=State, d=dict)
+    @cython.locals(s=State, d=list)
     cpdef run(self, GameFields g, list frame)
     @cython.locals(s=State)
-    cpdef _target(self, GameFields g, dict d)
+    cpdef _target(self, GameFields g, list d)
 
 cdef class BuildTile(Node):
     cdef public object category, discount

@@ -32,12 +32,44 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _is_int(x) -> bool:
+    return type(x) is int
+
+
+def _is_pair(x) -> bool:
+    """``[where, value]``: a place and what is there."""
+    return type(x) is list and len(x) == 2 and type(x[0]) is str
+
+
 class Node:
     __slots__ = ("id", "pos", "file")
     is_loop = False
+    #: A node whose frame keeps its progress as a list (read at every step) saves it as a dict
+    #: of these names, the save's format (``saved_data``, ``loaded_data``).
+    data_fields: tuple = ()
 
     def run(self, g, frame):  # pragma: no cover - every node overrides
         raise NotImplementedError
+
+    def saved_data(self, data):
+        """A frame's progress as a save holds it."""
+        if self.data_fields and type(data) is list:
+            return dict(zip(self.data_fields, data))
+        return data
+
+    def loaded_data(self, data):
+        """A frame's progress from a save (untrusted: ValueError when it is not this node's)."""
+        if not self.data_fields or data is None:
+            return data
+        values = [data[k] for k in self.data_fields] \
+            if type(data) is dict and list(data) == list(self.data_fields) else None
+        if values is None or not self.valid_progress(values):
+            raise ValueError("the progress of a %s frame" % type(self).__name__)
+        return values
+
+    def valid_progress(self, values: list) -> bool:
+        """Whether ``values`` (by ``data_fields``) is progress this node could have made."""
+        return True
 
 
 class Seq(Node):
@@ -178,27 +210,39 @@ class Turns(Node):
     __slots__ = ("order", "body")
     is_loop = True
 
+    #: [the next seat's place in the order, the seats that passed]
+    data_fields = ("next", "passed")
+
     def __init__(self, order, body):
         self.order, self.body = order, body
+
+    @staticmethod
+    def passed(frame) -> list:
+        """The seats that passed in a turn frame that has started."""
+        return frame[3][1]
+
+    def valid_progress(self, values: list) -> bool:
+        nxt, passed = values
+        return _is_int(nxt) and type(passed) is list and all(_is_int(p) for p in passed)
 
     def run(self, g, frame):
         env = frame[2]
         st = g.s.stack
         data = frame[3]
         if data is None:
-            data = frame[3] = {"next": 0, "passed": []}
+            data = frame[3] = [0, []]
         order = self.order(g, env)
-        passed = data["passed"]
+        passed = data[1]
         n = len(order)
         if len(passed) >= n:
             st.pop()
             return
-        i = data["next"]
+        i = data[0]
         for _ in range(n):
             p = order[i % n]
             i += 1
             if p not in passed:
-                data["next"] = i % n
+                data[0] = i % n
                 new = dict(env)
                 new["player"] = p
                 st.append([self.body, 0, new, None])
@@ -316,72 +360,81 @@ class Activate(Node):
     come home unused.
     """
     __slots__ = ("spaces", "road_upto")
+    #: The road slot it goes up to (None: the spaces), the next slot or space, the workers found
+    #: there when it was reached ([where, seats]) and the next of them, the worker at work
+    #: ([where, seat]) and whether the owner's bonus is still to come.
+    data_fields = ("road", "i", "snap", "j", "cur", "bonus")
 
     def __init__(self, spaces, road_upto):
         self.spaces, self.road_upto = spaces, road_upto
 
     def run(self, g, frame):
         s = g.s
-        d = frame[3]
+        d = frame[3]            # data_fields: d[0] road, d[1] i, d[2] snap, d[3] j, d[4] cur, d[5] bonus
         if d is None:
             if self.road_upto is not None:
-                upto = self.road_upto(g, frame[2])
-                d = {"road": upto, "i": 1, "snap": None, "j": 0, "cur": None, "bonus": False}
+                d = [self.road_upto(g, frame[2]), 1, None, 0, None, False]
             else:
-                d = {"road": None, "i": 0, "snap": None, "j": 0, "cur": None, "bonus": False}
+                d = [None, 0, None, 0, None, False]
             frame[3] = d
-        if d["cur"] is not None:
-            where, p = d["cur"]
-            if d["bonus"]:
-                d["bonus"] = False
+        if d[4] is not None:
+            where, p = d[4]
+            if d[5]:
+                d[5] = False
                 owner = g.owner_of(where)
                 body = g.prog.owner_body(s.tiles[where][0]) if owner >= 0 else None
                 if body is not None and owner != p:
                     s.stack.append([body, 0, {"player": owner, "self": where, "worker": p}, None])
                     return
-            d["cur"] = None
+            d[4] = None
             g.return_one(where, p)
             if s.stack[-1] is not frame:
                 return                      # a deferred effect fired: let it run first
         while True:
-            if d["snap"] is None:
+            if d[2] is None:
                 where = self._target(g, d)
                 if where is False:
                     s.stack.pop()
-                    if d["road"] is not None:
-                        g.return_road_beyond(d["road"])
+                    if d[0] is not None:
+                        g.return_road_beyond(d[0])
                     return
                 if where is None:
-                    d["i"] += 1
+                    d[1] += 1
                     continue
-                d["snap"] = [where, s.occ.get(where, [])[:]]
-                d["j"] = 0
-            where, snap = d["snap"]
-            j = d["j"]
+                d[2] = [where, s.occ.get(where, [])[:]]
+                d[3] = 0
+            where, snap = d[2]
+            j = d[3]
             if j >= len(snap):
-                d["snap"] = None
-                d["i"] += 1
+                d[2] = None
+                d[1] += 1
                 continue
-            d["j"] = j + 1
+            d[3] = j + 1
             p = snap[j]
             if p not in s.occ.get(where, ()):
                 continue
-            d["cur"] = [where, p]
-            d["bonus"] = d["road"] is not None
+            d[4] = [where, p]
+            d[5] = d[0] is not None
             body = g.work_body(where)
             if body is None:
                 continue
             s.stack.append([body, 0, {"player": p, "slot": j + 1, "self": where}, None])
             return
 
+    def valid_progress(self, values: list) -> bool:
+        road, i, snap, j, cur, bonus = values
+        return (road is None or _is_int(road)) and _is_int(i) and _is_int(j) and type(bonus) is bool \
+            and (snap is None or (_is_pair(snap) and type(snap[1]) is list and all(_is_int(p) for p in snap[1]))) \
+            and (cur is None or (_is_pair(cur) and _is_int(cur[1])))
+
     def _target(self, g, d):
         """The next thing to activate: a space name, None to skip a slot, False when done."""
-        i = d["i"]
-        if d["road"] is None:
+        i = d[1]
+        if d[0] is None:
             return self.spaces[i] if i < len(self.spaces) else False
         s = g.s
         road = s.road
-        if i > d["road"] or i >= len(road):
+        if i > d[0] or i >= len(road):
             return False
         t = road[i]
         return t if t is not None and s.occ.get(t) else None

@@ -291,6 +291,14 @@ class Program:
             return general(g, x, attr, pos)
         return declared
 
+    def saved_data(self, node: int, data):
+        """A frame's progress as a save holds it (State.to_dict)."""
+        return self.nodes[node].saved_data(data)
+
+    def loaded_data(self, node: int, data):
+        """A frame's progress from a save (State.from_dict)."""
+        return self.nodes[node].loaded_data(data)
+
     def owner_body(self, kind):
         return self.owner_nodes.get(kind)
 

@@ -139,7 +139,9 @@ class State:
         return v
 
     # ------------------------------------------------------------ JSON
-    def to_dict(self) -> dict:
+    def to_dict(self, saved_data=None) -> dict:
+        """The state as JSON values; ``saved_data(node, data)``: a frame's progress as the save
+        holds it (the engine's nodes know their own)."""
         envs: list = []
         ids: dict = {}
 
@@ -152,6 +154,9 @@ class State:
 
         # a pending choice's options are kept as a tuple (shared by clones); saved as a list
         stack = [[f[0], f[1], env_ref(f[2]), list(f[3]) if type(f[3]) is tuple else f[3]] for f in self.stack]
+        if saved_data is not None:
+            for f in stack:
+                f[3] = saved_data(f[0], f[3])
         deferred = [[t, n, env_ref(e)] for t, n, e in self.deferred]
         return {"players": self.players, "humans": self.humans, "counters": self.counters, "orders": self.orders,
                 "occ": self.occ, "road": self.road, "tiles": self.tiles, "supply": self.supply,
@@ -160,7 +165,8 @@ class State:
                 "finished": self.finished, "decisions": self.decisions}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "State":
+    def from_dict(cls, d: dict, loaded_data=None) -> "State":
+        """The state of ``to_dict``; ``loaded_data(node, data)``: a frame's progress from the save."""
         s = cls(d["players"])
         s.humans = d.get("humans", d["players"])
         d = copy.deepcopy(d)
@@ -168,7 +174,8 @@ class State:
         s.road, s.tiles, s.supply, s.next_tile = d["road"], d["tiles"], d["supply"], d["next_tile"]
         s.zones, s.pieces = d.get("zones", {}), d.get("pieces", [])
         envs = d["envs"]
-        s.stack = [[f[0], f[1], envs[f[2]], f[3]] for f in d["stack"]]
+        s.stack = [[f[0], f[1], envs[f[2]], f[3] if loaded_data is None else loaded_data(f[0], f[3])]
+                   for f in d["stack"]]
         s.deferred = [[t, n, envs[e]] for t, n, e in d["deferred"]]
         s.pending, s.rng, s.round, s.phase = d["pending"], d["rng"], d["round"], d["phase"]
         s.finished, s.decisions = d["finished"], d["decisions"]

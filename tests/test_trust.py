@@ -165,6 +165,47 @@ def test_a_save_never_makes_provost_read_a_file_that_is_not_a_rule_file(tmp_path
         assert "SECRET" not in str(e.value) and e.value.diagnostics[0].code == "E004"
 
 
+def _save_during_activation() -> tuple[Game, str]:
+    """A Caylus game stopped at a decision taken while the road is activated, and its save."""
+    from provost.interpreter.nodes import Activate
+    g = Game.new("caylus", players=4, seed=3)
+    r = random.Random(3)
+    while not any(isinstance(g.prog.nodes[f[0]], Activate) and f[3] is not None for f in g.s.stack):
+        g.apply(r.choice(g.legal_options()))
+    return g, g.to_json()
+
+
+def test_an_activations_progress_is_saved_by_name_and_resumes_exactly():
+    # The engine keeps an activation's progress as a list; a save holds it as a dict of its names.
+    g, text = _save_during_activation()
+    frames = json.loads(text)["state"]["stack"]
+    progress = [f[3] for f in frames if isinstance(f[3], dict) and "snap" in f[3]]
+    assert progress and list(progress[0]) == ["road", "i", "snap", "j", "cur", "bonus"]
+    resumed = Game.from_json(text)
+    assert resumed.to_json() == text
+    r = random.Random(5)
+    while not g.finished:
+        option = r.choice(g.legal_options())
+        assert resumed.legal_options() == g.legal_options()
+        g.apply(option)
+        resumed.apply(option)
+    assert resumed.to_json() == g.to_json()
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda p: p.pop("snap"), lambda p: p.update(extra=1), lambda p: p.update(i="x"),
+    lambda p: p.update(cur=[1, 2]), lambda p: p.update(snap=["gate", ["x"]]), lambda p: p.update(bonus=0),
+])
+def test_an_activations_progress_that_is_not_one_is_a_damaged_save(tamper):
+    _, text = _save_during_activation()
+    d = json.loads(text)
+    frame = next(f for f in d["state"]["stack"] if isinstance(f[3], dict) and "snap" in f[3])
+    tamper(frame[3])
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004"
+
+
 def test_an_engine_1_save_still_resumes():
     d = json.loads(SAVES[1])
     d["engine"] = "1"
