@@ -7,8 +7,14 @@ from provost.interpreter.prims_pieces cimport PieceIndex
 
 cdef class Game(GameFields):
 
-    @cython.locals(s=State, pend=dict, frame=list)
+    @cython.locals(s=State, pend=dict, frame=list, node=Node)
     cpdef apply(self, option)
+    cpdef ask(self, player, prompt, options, node)
+    cpdef ended(self)
+    cpdef reset(self, when)
+    cpdef owner_of(self, where)
+    cpdef work_body(self, where)
+    cpdef return_road_beyond(self, upto)
     @cython.locals(g=Game, ix=PieceIndex)
     cpdef clone(self, bint shared=*)
     @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex)

@@ -172,7 +172,8 @@ class Game(GameFields):
         entry = frame[3][at]
         s.pending = None
         s.decisions += 1
-        self.prog.nodes[frame[0]].choose(self, frame, entry)
+        node = self.prog.nodes[frame[0]]
+        node.choose(self, frame, entry)
         self._run()
 
     def ask(self, player, prompt, options, node):
@@ -278,7 +279,7 @@ class Game(GameFields):
         return {"scores": sc[:n], "neutral_scores": sc[n:], "winners": self.winners(),
                 "rounds": self.s.round, "decisions": self.s.decisions}
 
-    def ended(self) -> bool:
+    def ended(self):
         return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False
 
     # ------------------------------------------------------------ save, resume, clone
@@ -529,7 +530,7 @@ class Game(GameFields):
             if road[i] is not None:
                 self.return_all(road[i])
 
-    def owner_of(self, where) -> int:
+    def owner_of(self, where):
         t = self.s.tiles.get(where)
         return t[1] if t is not None else -1
 

@@ -7,6 +7,7 @@ from provost.interpreter.state cimport State, GameFields
 cdef class Node:
     cdef public object id, pos, file
     cpdef run(self, GameFields g, list frame)
+    cpdef choose(self, GameFields g, list frame, entry)
 
 cdef class Seq(Node):
     cdef public list children

@@ -46,9 +46,13 @@ class Node:
     is_loop = False
     #: A node whose frame keeps its progress as a list (read at every step) saves it as a dict
     #: of these names, the save's format (``saved_data``, ``loaded_data``).
-    data_fields: tuple = ()
+    data_fields = ()
 
     def run(self, g, frame):  # pragma: no cover - every node overrides
+        raise NotImplementedError
+
+    def choose(self, g, frame, entry):  # pragma: no cover - a node that asks overrides
+        """Go on with the option ``entry`` of the decision this node asked."""
         raise NotImplementedError
 
     def saved_data(self, data):

@@ -23,6 +23,15 @@ cdef class State:
 cdef class GameFields:
     cdef public object rs, prog, seed, variant, piece_index, work
     cdef public State s
+    cpdef ask(self, player, prompt, options, node)
+    cpdef ended(self)
+    cpdef reset(self, when)
+    cpdef emit(self, event, player, target)
+    cpdef owner_of(self, where)
+    cpdef work_body(self, where)
+    cpdef return_one(self, where, p)
+    cpdef return_road_beyond(self, upto)
+    cpdef list build_options(self, p, category, discount)
 
 
 @cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)

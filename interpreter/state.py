@@ -18,8 +18,39 @@ class GameFields:
     """A game's fields (engine.Game adds the methods): the state, the program and the piece
     index, which the nodes and the rules' compiled functions read at every step.  Declared
     here, below them, so that their compiled code types ``g`` with this layout (state.pxd)
-    without importing the engine, which imports them."""
+    without importing the engine, which imports them.
+
+    The engine's primitives that the nodes call at every step are declared here too, and
+    ``engine.Game`` implements them: compiled, a node calls them through the class's table of
+    C methods instead of looking each one up by name."""
     __slots__ = ("rs", "prog", "s", "seed", "variant", "piece_index", "work")
+
+    def ask(self, player, prompt, options, node):
+        raise NotImplementedError
+
+    def ended(self):
+        raise NotImplementedError
+
+    def reset(self, when):
+        raise NotImplementedError
+
+    def emit(self, event, player, target):
+        raise NotImplementedError
+
+    def owner_of(self, where):
+        raise NotImplementedError
+
+    def work_body(self, where):
+        raise NotImplementedError
+
+    def return_one(self, where, p):
+        raise NotImplementedError
+
+    def return_road_beyond(self, upto):
+        raise NotImplementedError
+
+    def build_options(self, p, category, discount) -> list:
+        raise NotImplementedError
 
 
 class State:
