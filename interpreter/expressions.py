@@ -340,18 +340,21 @@ class ExprCompiler:
         if oid is None:
             oid = _const(option)
         entry = ast.List(elts=[oid, _dict(list(zip(names, locals_))), _const(number)], ctx=ast.Load())
-        if len(locals_) == 1:
-            # One parameter: the entry of a string or an int is kept from one listing to the next,
-            # `(_e if (type(v) is str or type(v) is int) and (_e := memo.get(v)) is not None
-            # else kept_entry(memo, v, entry))`.
-            v, memo, e = locals_[0], u.ref({}), u.fresh("e")
+        if locals_:
+            # The entry of values that are strings or ints is kept from one listing to the next,
+            # under the value (one parameter) or the tuple of the values:
+            # `(_e if (type(v) is str or type(v) is int) and ... and (_e := memo.get(key)) is not None
+            # else kept_entry(memo, key, entry))`.
+            memo, e = u.ref({}), u.fresh("e")
+            key = locals_[0] if len(locals_) == 1 else ast.Tuple(elts=list(locals_), ctx=ast.Load())
             found = ast.Compare(left=ast.NamedExpr(target=ast.Name(id=e, ctx=ast.Store()),
-                                                   value=_call(ast.Attribute(value=memo, attr="get", ctx=ast.Load()), v)),
+                                                   value=_call(ast.Attribute(value=memo, attr="get", ctx=ast.Load()), key)),
                                 ops=[ast.IsNot()], comparators=[_const(None)])
-            is_key = ast.BoolOp(op=ast.Or(), values=[
+            tests = [ast.BoolOp(op=ast.Or(), values=[
                 ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(kind)]) for kind in KEPT_TYPES])
-            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=[is_key, found]), body=_name(e),
-                              orelse=_call(u.ref(kept_entry), memo, v, entry))
+                for v in locals_]
+            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=tests + [found]), body=_name(e),
+                              orelse=_call(u.ref(kept_entry), memo, key, entry))
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))
 

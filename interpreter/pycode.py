@@ -32,7 +32,7 @@ _NODES = (
     ast.Name, ast.Load, ast.Store, ast.Constant, ast.List, ast.Dict,
     ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.BoolOp, ast.And, ast.Or,
     ast.UnaryOp, ast.Not, ast.USub, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
-    ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.IfExp, ast.ListComp, ast.comprehension,
+    ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.IfExp, ast.ListComp, ast.comprehension, ast.Tuple,
     ast.Subscript, ast.Attribute, ast.Call, ast.keyword, ast.NamedExpr, ast.Lambda,
 )
 

@@ -47,14 +47,19 @@ MAX_KEPT_ENTRIES = 1024
 KEPT_TYPES = (str, int)
 
 
+def _keepable(value) -> bool:
+    return type(value) is str or type(value) is int
+
+
 def kept_entry(memo: dict, value, entry: list) -> list:
-    """``entry``, an option's ``[id, bindings, number]`` for the parameter's ``value``, kept in
-    ``memo`` for the next listing when the value is a string (a symbol, a space, a tile) or an int.
+    """``entry``, an option's ``[id, bindings, number]`` for the parameter's ``value`` (the tuple
+    of the values for several parameters), kept in ``memo`` for the next listing when each value
+    is a string (a symbol, a space, a tile) or an int.
 
     An entry is made of the value alone and nothing changes it once made (the engine copies the
     bindings it takes), so the listing of options shares it from one decision to the next
     instead of making the id and the bindings again for every value at every decision."""
-    if (type(value) is str or type(value) is int) and len(memo) < MAX_KEPT_ENTRIES:
+    if len(memo) < MAX_KEPT_ENTRIES and (_keepable(value) or (type(value) is tuple and all(map(_keepable, value)))):
         memo[value] = entry
     return entry
 

@@ -464,6 +464,7 @@ def test_an_options_entries_are_kept_from_one_listing_to_the_next_and_never_chan
 
 
 def test_an_int_options_entry_is_kept_and_a_bool_is_not_taken_for_it(tmp_path):
+    from provost.interpreter.runtime import kept_entry
     rs = loaded(tmp_path, two_player_game("Kept numbers") + """\
 phase main "Main":
     each player in players():
@@ -472,6 +473,10 @@ phase main "Main":
                 gain k pp
             option flag(b in [1 == 1, 1]):
                 gain 1 pp
+            option pair(z in ["a", "b"], n in [1, 2], f in [1 == 1]):
+                gain n pp
+            option duo(z in ["a", "b"], n in [1, 2]):
+                gain n pp
 """)
     g = Game.new(rs, players=2, seed=0)
     node = g.prog.nodes[g.s.stack[-1][0]]
@@ -481,3 +486,15 @@ phase main "Main":
     flags = node.options[1].bindings(g, env)
     assert flags[0][1]["b"] is True and flags[1][1]["b"] == 1 and type(flags[1][1]["b"]) is int
     assert flags[0][0] != flags[1][0]
+    # Several parameters: kept under the tuple of the values, when each is a string or an int.
+    duos, again = node.options[3].bindings(g, env), node.options[3].bindings(g, env)
+    assert [e[0] for e in duos] == ["duo:a:1", "duo:a:2", "duo:b:1", "duo:b:2"]
+    assert all(a is b for a, b in zip(duos, again)) and duos[1][1] == {"z": "a", "n": 2}
+    pairs, again = node.options[2].bindings(g, env), node.options[2].bindings(g, env)
+    assert [e[0] for e in pairs] == ["pair:a:1:True", "pair:a:2:True", "pair:b:1:True", "pair:b:2:True"]
+    assert not any(a is b for a, b in zip(pairs, again))          # a bool among the values: made anew
+    memo: dict = {}
+    kept_entry(memo, ("a", 1), ["pair:a:1", {}, 0])
+    kept_entry(memo, ("a", True), ["pair:a:true", {}, 0])
+    kept_entry(memo, ("a", [1]), ["pair:a:1", {}, 0])
+    assert list(memo) == [("a", 1)]
