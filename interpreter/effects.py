@@ -6,6 +6,8 @@ may stop for a decision (choices, building, activation) are their own nodes.
 """
 from __future__ import annotations
 
+import functools
+
 from . import nodes as N
 from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
@@ -306,10 +308,7 @@ class EffectCompiler:
         # The effect's body may not be compiled yet (effects call each other): the program
         # sets the node a call starts at once every body is compiled (Program.effect_entry).
         entry = self.p.effect_entry(st["name"])
-
-        def call(g, env):
-            g.s.stack.append([entry[0], 0, make_scope(g, env), None])
-        return self.p.add(N.Atom(call), st["pos"])
+        return self.p.add(N.Atom(functools.partial(_push_effect, entry, make_scope)), st["pos"])
 
     def amounts(self, args, scope):
         """Compile `2 food, 1 c, b` into a closure giving [(resource, n), ...]."""
@@ -462,6 +461,13 @@ def _inline_test(amount_checks, workers: int):
         total = {"e": "binop", "op": "+", "left": amount, "right": {"e": "int", "v": workers}, "pos": amount.get("pos")}
         return what, total, 0
     return what, amount, workers
+
+
+def _push_effect(entry, make_scope, g, env):
+    """A named effect's call: its body's frame on the stack, with the parameters' scope.  A
+    module function under ``partial``: compiled, the game is typed (effects.pxd) and the
+    stack read directly."""
+    g.s.stack.append([entry[0], 0, make_scope(g, env), None])
 
 
 def _fixed_amounts(parts) -> list | None:

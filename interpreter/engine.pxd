@@ -36,3 +36,6 @@ cdef class Game(GameFields):
     cpdef list _payment_ways(self, cost, discount)
 
 cpdef bint _affords(dict have, dict pay)
+
+@cython.locals(i=Py_ssize_t)
+cpdef Py_ssize_t _position(list options, option) except -2

@@ -78,6 +78,16 @@ def _count_only(v):
     return len(v)
 
 
+def _position(options: list, option) -> int:
+    """Where ``option`` is among the pending ``options`` (-1: not there): ``list.index`` without
+    the method call and the exception, compiled a loop in C."""
+    for i in range(len(options)):
+        x = options[i]
+        if x is option or x == option:
+            return i
+    return -1
+
+
 class Game(GameFields):
     __slots__ = ()
 
@@ -158,16 +168,15 @@ class Game(GameFields):
     def apply(self, option: str) -> None:
         s = self.s
         pend = s.pending
-        try:
-            at = pend["options"].index(option)
-        except (TypeError, ValueError):       # no decision pending, or not one of its options
+        at = _position(pend["options"], option) if pend is not None else -1
+        if at < 0:                            # no decision pending, or not one of its options
             legal, player = (pend["options"], pend["player"]) if pend else ([], None)
             if type(option) is not str:
                 # Not an id at all (None, a number, a list): say so rather than explain it.
                 raise IllegalOption(option, legal, player, "an option id is a string, not %s"
-                                    % type(option).__name__) from None
+                                    % type(option).__name__)
             from .explain import explain
-            raise IllegalOption(option, legal, player, explain(self, option)) from None
+            raise IllegalOption(option, legal, player, explain(self, option))
         frame = s.stack[-1]
         entry = frame[3][at]
         s.pending = None

@@ -77,7 +77,7 @@ def test_the_pxd_files_name_the_classes_they_compile_in():
     assert accelerate._cimports("engine") == {"state", "nodes", "prims_pieces"}
     # The nodes, the piece helpers and counted read a game's fields (state.GameFields).
     assert accelerate._cimports("nodes") == accelerate._cimports("prims_pieces") == {"state"}
-    assert accelerate._cimports("runtime") == {"state"}
+    assert accelerate._cimports("runtime") == accelerate._cimports("effects") == {"state"}
     assert accelerate._cimports("state") == set()
 
 

@@ -1,0 +1,5 @@
+# The compiled layout of the effects' module functions (Cython reads this beside effects.py;
+# plain Python ignores it): those the compiled statements call at every step type the game.
+from provost.interpreter.state cimport GameFields
+
+cpdef _push_effect(entry, make_scope, GameFields g, dict env)
