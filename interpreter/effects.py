@@ -350,12 +350,12 @@ class EffectCompiler:
 
     def p_gain(self, st, scope):
         amounts = self.amounts(st["args"], scope)
-        return self.p.add(N.Atom(lambda g, env: g.gain(env["player"], amounts(g, env))), st["pos"])
+        return self.p.add(N.Atom(functools.partial(_gain, amounts)), st["pos"])
 
     def p_pay(self, st, scope):
         amounts = self.amounts(st["args"], scope)
         pos = st["pos"]
-        return self.p.add(N.Atom(lambda g, env: g.pay(env["player"], amounts(g, env), pos)), st["pos"])
+        return self.p.add(N.Atom(functools.partial(_pay, amounts, pos)), st["pos"])
 
     def p_lose(self, st, scope):
         amounts = self.amounts(st["args"], scope)
@@ -366,14 +366,14 @@ class EffectCompiler:
 
     def p_pass_turn(self, st, scope):
         order = st["args"][0]["id"] if st["args"] else None
-        return self.p.add(N.Atom(lambda g, env: g.pass_turn(env["player"], order)), st["pos"])
+        return self.p.add(N.Atom(functools.partial(_pass_turn, order)), st["pos"])
 
     def _args(self, st, scope):
         return [self.ex.compile(a, scope) for a in st["args"]]
 
     def p_place_worker(self, st, scope):
         (target,) = self._args(st, scope)
-        return self.p.add(N.Atom(lambda g, env: g.place_worker(env["player"], target(g, env))), st["pos"])
+        return self.p.add(N.Atom(functools.partial(_place_worker, target)), st["pos"])
 
     def p_move_worker(self, st, scope):
         a, b = self._args(st, scope)
@@ -463,11 +463,28 @@ def _inline_test(amount_checks, workers: int):
     return what, amount, workers
 
 
+# The statements run at almost every step, as module functions under ``partial``: compiled,
+# the game is typed (effects.pxd), so its stack and the engine's primitives are reached
+# directly rather than looked up by name (a lambda's parameters cannot be typed).
 def _push_effect(entry, make_scope, g, env):
-    """A named effect's call: its body's frame on the stack, with the parameters' scope.  A
-    module function under ``partial``: compiled, the game is typed (effects.pxd) and the
-    stack read directly."""
+    """A named effect's call: its body's frame on the stack, with the parameters' scope."""
     g.s.stack.append([entry[0], 0, make_scope(g, env), None])
+
+
+def _gain(amounts, g, env):
+    g.gain(env["player"], amounts(g, env))
+
+
+def _pay(amounts, pos, g, env):
+    g.pay(env["player"], amounts(g, env), pos)
+
+
+def _pass_turn(order, g, env):
+    g.pass_turn(env["player"], order)
+
+
+def _place_worker(target, g, env):
+    g.place_worker(env["player"], target(g, env))
 
 
 def _fixed_amounts(parts) -> list | None:

@@ -7,7 +7,7 @@ from provost.interpreter.prims_pieces cimport PieceIndex
 
 cdef class Game(GameFields):
 
-    @cython.locals(s=State, pend=dict, frame=list, node=Node)
+    @cython.locals(s=State, pend=dict, frame=list, node=Node, at=Py_ssize_t)
     cpdef apply(self, option)
     cpdef ask(self, player, prompt, options, node)
     cpdef ended(self)
@@ -15,9 +15,11 @@ cdef class Game(GameFields):
     cpdef owner_of(self, where)
     cpdef work_body(self, where)
     cpdef return_road_beyond(self, upto)
+    cpdef pass_turn(self, p, order)
+    cpdef place_worker(self, p, target)
     @cython.locals(g=Game, ix=PieceIndex)
     cpdef clone(self, bint shared=*)
-    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex)
+    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex, at=Py_ssize_t)
     cpdef _run(self)
     @cython.locals(s=State, bounds=dict, row=list)
     cpdef gain(self, p, amounts)

@@ -201,7 +201,8 @@ class Game(GameFields):
                 if not stack or s.pending is not None:
                     break
                 f = stack[-1]
-                node = nodes[f[0]]
+                at = f[0]                   # compiled, a C index: the node is read directly
+                node = nodes[at]
                 node.run(self, f)
             else:
                 if stack and s.pending is None:

@@ -32,6 +32,10 @@ cdef class GameFields:
     cpdef return_one(self, where, p)
     cpdef return_road_beyond(self, upto)
     cpdef list build_options(self, p, category, discount)
+    cpdef gain(self, p, amounts)
+    cpdef pay(self, p, amounts, pos=*)
+    cpdef pass_turn(self, p, order)
+    cpdef place_worker(self, p, target)
 
 
 @cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)

@@ -52,6 +52,18 @@ class GameFields:
     def build_options(self, p, category, discount) -> list:
         raise NotImplementedError
 
+    def gain(self, p, amounts):
+        raise NotImplementedError
+
+    def pay(self, p, amounts, pos=None):
+        raise NotImplementedError
+
+    def pass_turn(self, p, order):
+        raise NotImplementedError
+
+    def place_worker(self, p, target):
+        raise NotImplementedError
+
 
 class State:
     __slots__ = ("players", "humans", "counters", "orders", "occ", "road", "tiles", "supply", "next_tile", "zones", "pieces",
