@@ -1,17 +1,21 @@
+# cython: nonecheck=True
+# (compiled, the statements' functions type g as GameFields: a None raises an AttributeError)
 """IR statements -> nodes; the effect primitives of dsl/primitives.py live here.
 
 Each ``p_NAME`` method compiles one primitive call into a node.  Primitives
 that complete at once are ``Atom`` closures over game methods; the ones that
 may stop for a decision (choices, building, activation) are their own nodes.
+The closures run at almost every step (an effect's call, ``gain``, ``pay``...)
+annotate the game as ``GameFields``: compiled, they call the engine's primitives
+through C (state.pxd) rather than looking each one up by name.
 """
 from __future__ import annotations
-
-import functools
 
 from . import nodes as N
 from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
 from .runtime import holds
+from .state import GameFields
 
 load_all()
 
@@ -308,7 +312,10 @@ class EffectCompiler:
         # The effect's body may not be compiled yet (effects call each other): the program
         # sets the node a call starts at once every body is compiled (Program.effect_entry).
         entry = self.p.effect_entry(st["name"])
-        return self.p.add(N.Atom(functools.partial(_push_effect, entry, make_scope)), st["pos"])
+
+        def call(g: GameFields, env: dict):
+            g.s.stack.append([entry[0], 0, make_scope(g, env), None])
+        return self.p.add(N.Atom(call), st["pos"])
 
     def amounts(self, args, scope):
         """Compile `2 food, 1 c, b` into a closure giving [(resource, n), ...]."""
@@ -350,12 +357,16 @@ class EffectCompiler:
 
     def p_gain(self, st, scope):
         amounts = self.amounts(st["args"], scope)
-        return self.p.add(N.Atom(functools.partial(_gain, amounts)), st["pos"])
+        def gain(g: GameFields, env: dict):
+            g.gain(env["player"], amounts(g, env))
+        return self.p.add(N.Atom(gain), st["pos"])
 
     def p_pay(self, st, scope):
         amounts = self.amounts(st["args"], scope)
         pos = st["pos"]
-        return self.p.add(N.Atom(functools.partial(_pay, amounts, pos)), st["pos"])
+        def pay(g: GameFields, env: dict):
+            g.pay(env["player"], amounts(g, env), pos)
+        return self.p.add(N.Atom(pay), st["pos"])
 
     def p_lose(self, st, scope):
         amounts = self.amounts(st["args"], scope)
@@ -366,14 +377,18 @@ class EffectCompiler:
 
     def p_pass_turn(self, st, scope):
         order = st["args"][0]["id"] if st["args"] else None
-        return self.p.add(N.Atom(functools.partial(_pass_turn, order)), st["pos"])
+        def pass_turn(g: GameFields, env: dict):
+            g.pass_turn(env["player"], order)
+        return self.p.add(N.Atom(pass_turn), st["pos"])
 
     def _args(self, st, scope):
         return [self.ex.compile(a, scope) for a in st["args"]]
 
     def p_place_worker(self, st, scope):
         (target,) = self._args(st, scope)
-        return self.p.add(N.Atom(functools.partial(_place_worker, target)), st["pos"])
+        def place_worker(g: GameFields, env: dict):
+            g.place_worker(env["player"], target(g, env))
+        return self.p.add(N.Atom(place_worker), st["pos"])
 
     def p_move_worker(self, st, scope):
         a, b = self._args(st, scope)
@@ -461,30 +476,6 @@ def _inline_test(amount_checks, workers: int):
         total = {"e": "binop", "op": "+", "left": amount, "right": {"e": "int", "v": workers}, "pos": amount.get("pos")}
         return what, total, 0
     return what, amount, workers
-
-
-# The statements run at almost every step, as module functions under ``partial``: compiled,
-# the game is typed (effects.pxd), so its stack and the engine's primitives are reached
-# directly rather than looked up by name (a lambda's parameters cannot be typed).
-def _push_effect(entry, make_scope, g, env):
-    """A named effect's call: its body's frame on the stack, with the parameters' scope."""
-    g.s.stack.append([entry[0], 0, make_scope(g, env), None])
-
-
-def _gain(amounts, g, env):
-    g.gain(env["player"], amounts(g, env))
-
-
-def _pay(amounts, pos, g, env):
-    g.pay(env["player"], amounts(g, env), pos)
-
-
-def _pass_turn(order, g, env):
-    g.pass_turn(env["player"], order)
-
-
-def _place_worker(target, g, env):
-    g.place_worker(env["player"], target(g, env))
 
 
 def _fixed_amounts(parts) -> list | None:

@@ -11,6 +11,7 @@ from the rule file.
 from __future__ import annotations
 
 import json
+import types
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
@@ -79,13 +80,21 @@ def _count_only(v):
 
 
 def _position(options: list, option) -> int:
-    """Where ``option`` is among the pending ``options`` (-1: not there): ``list.index`` without
-    the method call and the exception, compiled a loop in C."""
+    """Where ``option`` is among the pending ``options`` (-1: not there).  Compiled, a loop in C
+    (``list.index`` would be a method call through Python); as Python, ``list.index``."""
+    if not _COMPILED:
+        try:
+            return options.index(option)
+        except ValueError:
+            return -1
     for i in range(len(options)):
         x = options[i]
         if x is option or x == option:
             return i
     return -1
+
+
+_COMPILED = type(_position) is not types.FunctionType
 
 
 class Game(GameFields):
