@@ -357,6 +357,7 @@ class EffectCompiler:
 
     def p_gain(self, st, scope):
         amounts = self.amounts(st["args"], scope)
+
         def gain(g: GameFields, env: dict):
             g.gain(env["player"], amounts(g, env))
         return self.p.add(N.Atom(gain), st["pos"])
@@ -364,6 +365,7 @@ class EffectCompiler:
     def p_pay(self, st, scope):
         amounts = self.amounts(st["args"], scope)
         pos = st["pos"]
+
         def pay(g: GameFields, env: dict):
             g.pay(env["player"], amounts(g, env), pos)
         return self.p.add(N.Atom(pay), st["pos"])
@@ -377,6 +379,7 @@ class EffectCompiler:
 
     def p_pass_turn(self, st, scope):
         order = st["args"][0]["id"] if st["args"] else None
+
         def pass_turn(g: GameFields, env: dict):
             g.pass_turn(env["player"], order)
         return self.p.add(N.Atom(pass_turn), st["pos"])
@@ -386,6 +389,7 @@ class EffectCompiler:
 
     def p_place_worker(self, st, scope):
         (target,) = self._args(st, scope)
+
         def place_worker(g: GameFields, env: dict):
             g.place_worker(env["player"], target(g, env))
         return self.p.add(N.Atom(place_worker), st["pos"])
