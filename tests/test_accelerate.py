@@ -132,3 +132,18 @@ def test_a_compiled_module_has_the_layout_of_its_pxd(module, cls, field):
         pytest.skip("%s runs from its source here" % module)
     klass = getattr(imported, cls)
     assert type(klass.__dict__[field]).__name__ == "getset_descriptor"
+
+
+def test_every_primitive_gamefields_declares_is_the_engines():
+    # GameFields declares the primitives the nodes and statements call (so that compiled code calls
+    # them through C) and raises NotImplementedError in each: engine.Game implements every one, and
+    # Node.choose is implemented by every node that asks.
+    from provost.interpreter import nodes
+    from provost.interpreter.engine import Game
+    from provost.interpreter.state import GameFields
+    declared = [n for n, v in vars(GameFields).items() if callable(v) and not n.startswith("__")]
+    assert len(declared) == 13
+    for name in declared:
+        assert getattr(Game, name) is not getattr(GameFields, name), name
+    asking = [nodes.Choose, nodes.BuildTile]
+    assert all(cls.choose is not nodes.Node.choose for cls in asking)
