@@ -4,16 +4,22 @@ cimport cython
 from provost.interpreter.state cimport State, GameFields
 
 cdef class PieceIndex:
-    cdef public dict at
+    cdef public dict at, mine
     cdef public list pieces, objects, places
     cdef public bint shared
     cdef public object owned
 
     cpdef PieceIndex for_copy(self, list pieces)
-    @cython.locals(piece=list, at=dict, found=list)
+    @cython.locals(table=dict)
+    cpdef everyone(self, kind, where)
+    @cython.locals(by_owner=dict)
+    cpdef places_of(self, kind, owner)
+    @cython.locals(by_owner=dict, table=dict)
+    cpdef owned_by(self, kind, where, owner)
+    @cython.locals(piece=list, everyone=dict, own=dict, found=list)
     cpdef moved(self, Py_ssize_t i, src)
-    @cython.locals(at=dict, owned=set, found=list)
-    cpdef list _own(self, key)
+    @cython.locals(owned=set, found=list)
+    cpdef list _own(self, dict table, where)
     @cython.locals(objects=list, places=list, n=Py_ssize_t, i=Py_ssize_t, x=list)
     cpdef bint still_valid(self, list pieces)
 
@@ -24,13 +30,10 @@ cpdef list own_piece(GameFields g, Py_ssize_t i)
 @cython.locals(j=Py_ssize_t, x=Py_ssize_t)
 cpdef _take_out(list positions, Py_ssize_t i)
 
-@cython.locals(at=dict, found=list, both=list, x=list, i=Py_ssize_t)
-cpdef dict _grouped(list pieces)
+@cython.locals(at=dict, mine=dict, table=dict, by_owner=dict, found=list, x=list, i=Py_ssize_t)
+cpdef tuple _grouped(list pieces)
 
-@cython.locals(ix=PieceIndex)
-cpdef dict _index(GameFields g)
-
-@cython.locals(index=dict, found=list)
+@cython.locals(ix=PieceIndex, table=dict, found=list)
 cpdef _positions_at(GameFields g, player, kd, where, bint mine)
 
 @cython.locals(x=list)
@@ -40,5 +43,5 @@ cpdef PieceIndex _piece_index(GameFields g)
 
 cpdef _reduced(reduce, bint mine, GameFields g, player, kind, where)
 
-@cython.locals(ix=PieceIndex)
+@cython.locals(ix=PieceIndex, table=dict)
 cpdef _room_left(dict slots_of, GameFields g, player, kind, w)

@@ -81,7 +81,7 @@ def build_place_piece(c, st, scope):
         # The first such piece in the state's order (pieces alike may differ in who has seen them).
         ix = _piece_index(g)
         pieces = ix.pieces
-        found = [i for i in ix.at.get((kind, f, p), ()) if pieces[i][VALUE] == v]
+        found = [i for i in ix.owned_by(kind, f, p) if pieces[i][VALUE] == v]
         if not found:
             raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
         i = min(found)
@@ -110,7 +110,7 @@ def build_gather_pieces(c, st, scope):
         ix = _piece_index(g)
         pieces = ix.pieces
         for w in set(_where_list(src(g, env))):
-            for i in list(ix.at.get((kind, w) if who is None else (kind, w, who), ())):
+            for i in list(ix.everyone(kind, w) if who is None else ix.owned_by(kind, w, who)):
                 piece = own_piece(g, i)
                 piece[WHERE] = to
                 ix.moved(i, w)
@@ -157,7 +157,7 @@ def _hidden_at(g, kind, owner, at):
     """The face-down pieces of ``owner`` at ``at``, in the order they were placed there (pieces
     placed in one decision: in the state's order), an order that says nothing of their values."""
     ix = _piece_index(g)
-    here = ix.at.get((kind, at, owner))
+    here = ix.owned_by(kind, at, owner)
     if not here:
         return []
     pieces = ix.pieces
@@ -210,29 +210,41 @@ def _positions_at(g, player, kd, where, mine):
     (``player``'s only if ``mine``).
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
-    index = _index(g)
+    ix = g.piece_index
+    if ix is None:
+        ix = _piece_index(g)
+    table = ix.places_of(kd, player) if mine else ix.at.get(kd)
+    if table is None:
+        return ()
     if type(where) is list:
         found = []
         for w in (set(where) if len(where) > 1 else where):
-            found += index.get((kd, w, player) if mine else (kd, w), ())
+            here = table.get(w)
+            if here is not None:
+                found += here
         return found
-    return index.get((kd, where, player) if mine else (kd, where), ())
+    return table.get(where, ())
 
 
 class PieceIndex:
-    """The pieces by (kind, place) and by (kind, place, owner), as positions in the state's list
-    of pieces, in no particular order, for the rules that count them.
+    """The pieces by kind and place, and by kind, owner and place, as positions in the state's
+    list of pieces, in no particular order, for the rules that count them.
+
+    ``at[kind][place]`` and ``mine[kind][owner][place]``: nested tables whose keys are the
+    strings and seats the rules already hold, so that a lookup hashes no tuple (a lookup by a
+    tuple key builds it, hashes it and compares it: three times the cost of a string's).
 
     Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
     outlives the engine run that built it while ``still_valid`` finds the pieces where it left
     them: the state was not edited from outside the engine (a test, a referee) since.  A clone
     of the game takes it over (``for_copy``): positions are the same in a copy of the list, so
-    the two share the lists of positions, and each copies a list before it first changes it.
+    the two share the tables and lists of positions, and each copies the tables, then a list,
+    before it first changes them.
     """
-    __slots__ = ("at", "pieces", "objects", "places", "shared", "owned")
+    __slots__ = ("at", "mine", "pieces", "objects", "places", "shared", "owned")
 
     def __init__(self, pieces: list):
-        self.at = _grouped(pieces)
+        self.at, self.mine = _grouped(pieces)
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
         self.shared = False
         self.owned = None           # the ids of the lists that are this index's own; None: all of them
@@ -241,52 +253,91 @@ class PieceIndex:
         """This index for ``pieces``, a copy of the list it indexes (piece by piece, in the
         same order): a search's clone starts with it instead of grouping every piece again."""
         new = PieceIndex.__new__(PieceIndex)
-        new.at, new.places = self.at, self.places
+        new.at, new.mine, new.places = self.at, self.mine, self.places
         new.pieces, new.objects = pieces, pieces[:]
         new.shared = self.shared = True
         return new
 
+    def everyone(self, kind, where):
+        """The positions of the pieces of ``kind`` at ``where``, every owner's."""
+        table = self.at.get(kind)
+        return table.get(where, ()) if table is not None else ()
+
+    def places_of(self, kind, owner):
+        """``owner``'s pieces of ``kind`` by place, or None if there are none."""
+        by_owner = self.mine.get(kind)
+        return by_owner.get(owner) if by_owner is not None else None
+
+    def owned_by(self, kind, where, owner):
+        """The positions of ``owner``'s pieces of ``kind`` at ``where``."""
+        by_owner = self.mine.get(kind)
+        table = by_owner.get(owner) if by_owner is not None else None
+        return table.get(where, ()) if table is not None else ()
+
+    def flat(self) -> dict:
+        """The index as one table, ``(kind, place)`` and ``(kind, place, owner)`` -> sorted
+        positions, without empty lists: for tests and for reading."""
+        out = {}
+        for kind, table in self.at.items():
+            for where, found in table.items():
+                if found:
+                    out[(kind, where)] = sorted(found)
+        for kind, by_owner in self.mine.items():
+            for owner, table in by_owner.items():
+                for where, found in table.items():
+                    if found:
+                        out[(kind, where, owner)] = sorted(found)
+        return out
+
     def moved(self, i: int, src) -> None:
         """The piece at position ``i`` has gone from ``src`` to where it is now."""
         if self.shared:
-            # The first move since a clone took the tables over: a table of this index's own,
+            # The first move since a clone took the tables over: tables of this index's own,
             # pointing at the shared lists until it changes them (a search moves a piece or two).
-            self.at, self.places = dict(self.at), self.places[:]
+            self.at = {kind: dict(table) for kind, table in self.at.items()}
+            self.mine = {kind: {owner: dict(table) for owner, table in by_owner.items()}
+                         for kind, by_owner in self.mine.items()}
+            self.places = self.places[:]
             self.shared = False
             self.owned = set()
         piece = self.pieces[i]
         kind, dst, owner = piece[KIND], piece[WHERE], piece[OWNER]
+        # The piece was indexed at ``src``: its kind's and its owner's tables are there.
+        everyone, own = self.at[kind], self.mine[kind][owner]
         if self.owned is None:          # every list is this index's own: the usual case, kept short
-            at = self.at
-            _take_out(at[(kind, src)], i)
-            _take_out(at[(kind, src, owner)], i)
-            for key in ((kind, dst), (kind, dst, owner)):
-                found = at.get(key)
-                if found is None:
-                    at[key] = [i]
-                else:
-                    found.append(i)
+            _take_out(everyone[src], i)
+            _take_out(own[src], i)
+            found = everyone.get(dst)
+            if found is None:
+                everyone[dst] = [i]
+            else:
+                found.append(i)
+            found = own.get(dst)
+            if found is None:
+                own[dst] = [i]
+            else:
+                found.append(i)
         else:
-            for key in ((kind, src), (kind, src, owner)):
-                _take_out(self._own(key), i)
-            for key in ((kind, dst), (kind, dst, owner)):
-                self._own(key).append(i)
+            _take_out(self._own(everyone, src), i)
+            _take_out(self._own(own, src), i)
+            self._own(everyone, dst).append(i)
+            self._own(own, dst).append(i)
         self.places[i] = dst
 
-    def _own(self, key) -> list:
-        """The list of positions at ``key``, this index's own to change (a new one if none),
-        once the index has taken over another's lists.  ``owned`` holds the ids of the lists it
-        made since (as `State.owned` does, and for the same reason: a list shared with the other
-        index was made before, and no list leaves ``at``); a tuple key would be hashed again
-        at every test."""
-        at, owned = self.at, self.owned
-        found = at.get(key)
+    def _own(self, table: dict, where) -> list:
+        """The list of positions at ``where`` in ``table`` (one of this index's own tables), this
+        index's own to change (a new one if none), once the index has taken over another's
+        lists.  ``owned`` holds the ids of the lists it made since (as `State.owned` does, and
+        for the same reason: a list shared with the other index was made before, and no list
+        leaves the tables)."""
+        owned = self.owned
+        found = table.get(where)
         if found is None:
-            found = at[key] = []
+            found = table[where] = []
         elif id(found) in owned:
             return found
         else:
-            found = at[key] = found[:]
+            found = table[where] = found[:]
         owned.add(id(found))
         return found
 
@@ -327,26 +378,33 @@ def _take_out(positions: list, i: int) -> None:
 _COMPILED = type(_take_out) is not types.FunctionType
 
 
-def _grouped(pieces: list) -> dict:
-    """(kind, place, owner) and (kind, place) -> positions: one pass by (kind, place, owner) with
-    literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C), a list made only for a new key,
-    then (kind, place) gathered from those lists."""
+def _grouped(pieces: list) -> tuple:
+    """``at`` and ``mine`` of a new index: kind -> place -> positions and kind -> owner -> place
+    -> positions, in one pass with literal indexes (0 KIND, 3 WHERE, 1 OWNER: compiled to C)."""
     at: dict = {}
+    mine: dict = {}
     for i in range(len(pieces)):
         x = pieces[i]
-        key = (x[0], x[3], x[1])
-        found = at.get(key)
+        kind, where, owner = x[0], x[3], x[1]
+        table = at.get(kind)
+        if table is None:
+            table = at[kind] = {}
+            mine[kind] = {}
+        found = table.get(where)
         if found is None:
-            at[key] = [i]
+            table[where] = [i]
         else:
             found.append(i)
-    for (kind, where, owner), found in list(at.items()):
-        both = at.get((kind, where))
-        if both is None:
-            at[(kind, where)] = found[:]
+        by_owner = mine[kind]
+        table = by_owner.get(owner)
+        if table is None:
+            table = by_owner[owner] = {}
+        found = table.get(where)
+        if found is None:
+            table[where] = [i]
         else:
-            both += found
-    return at
+            found.append(i)
+    return at, mine
 
 
 _place_of = itemgetter(WHERE)
@@ -358,12 +416,6 @@ def _piece_index(g) -> PieceIndex:
     if ix is None:
         ix = g.piece_index = PieceIndex(g.s.pieces)
     return ix
-
-
-def _index(g) -> dict:
-    """(kind, place) and (kind, place, owner) -> positions, from the game's index."""
-    ix = g.piece_index
-    return ix.at if ix is not None else _piece_index(g).at
 
 
 def _reduced(reduce, mine, g, player, kind, where):
@@ -408,7 +460,10 @@ def _room_left(slots_of, g, player, kind, w) -> int:
     if slots < 0:
         return 99
     ix = g.piece_index
-    return slots - len((ix.at if ix is not None else _index(g)).get((kind, w), ()))
+    if ix is None:
+        ix = _piece_index(g)
+    table = ix.at.get(kind)
+    return slots - len(table.get(w, ())) if table is not None else slots
 
 
 @function("hidden_pieces")
