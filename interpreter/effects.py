@@ -1,5 +1,6 @@
-# cython: nonecheck=True
-# (compiled, the statements' functions type g as GameFields: a None raises an AttributeError)
+# cython: nonecheck=True, annotation_typing=True
+# (compiled, the statements' functions type g as GameFields: a None raises an AttributeError;
+# annotation_typing: the annotations below are the C types of the compiled module)
 """IR statements -> nodes; the effect primitives of dsl/primitives.py live here.
 
 Each ``p_NAME`` method compiles one primitive call into a node.  Primitives

@@ -1,5 +1,6 @@
-# cython: nonecheck=True
-# (compiled, g is typed as GameFields here: a None raises an AttributeError instead of reading a null)
+# cython: nonecheck=True, annotation_typing=True
+# (compiled, g is typed as GameFields here: a None raises an AttributeError instead of reading a null;
+# the annotations are C types, and prims_pieces.pxd gives those of the functions it declares)
 """Pieces with values: tokens a player owns, each with a number, that sit behind
 a screen, in front of it, or on board spaces, face up or face down (Ys's brokers).
 
@@ -20,6 +21,7 @@ from operator import itemgetter
 from . import nodes as N
 from .expressions import RuleRuntimeError
 from .library import effect, function
+from .state import GameFields
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
 assert (KIND, OWNER, VALUE, WHERE, OVERRIDE) == (0, 1, 2, 3, 7)     # written as literals where it counts
@@ -37,7 +39,7 @@ def visible_value(g, piece, viewer):
     return None
 
 
-def own_piece(g, i: int) -> list:
+def own_piece(g, i):
     """The piece at position ``i`` of the state's list, the state's own to change: a clone shares
     its pieces with the game it was taken from until one changes (`State.own_piece`).  The
     index learns of the copy, so that it still finds the pieces it knows."""
@@ -74,7 +76,7 @@ def build_place_piece(c, st, scope):
     owner = _player_of(c, st, scope)
     pos = st["pos"]
 
-    def place_piece(g, env):
+    def place_piece(g: GameFields, env: dict):
         p, v, f, t = env["player"], value(g, env), src(g, env), dst(g, env)
         if owner is not None:
             p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
@@ -104,7 +106,7 @@ def build_gather_pieces(c, st, scope):
     src, dst = (c.ex.compile(a, scope) for a in st["args"][1:3])
     only = _player_of(c, st, scope)
 
-    def gather(g, env):
+    def gather(g: GameFields, env: dict):
         to = dst(g, env)
         who = only(g, env) if only is not None else None
         ix = _piece_index(g)
@@ -127,7 +129,7 @@ def build_reveal_pieces(c, st, scope):
     kind = _kind(c, st["args"][0])
     where = c.ex.compile(st["args"][1], scope)
 
-    def reveal(g, env):
+    def reveal(g: GameFields, env: dict):
         places = set(_where_list(where(g, env)))
         pieces = g.s.pieces
         for i in range(len(pieces)):
@@ -143,7 +145,7 @@ def build_show_piece(c, st, scope):
     kind = _kind(c, st["args"][0])
     owner, at, n = (c.ex.compile(a, scope) for a in st["args"][1:4])
 
-    def show(g, env):
+    def show(g: GameFields, env: dict):
         hidden = _hidden_at(g, kind, owner(g, env), at(g, env))
         k = n(g, env)
         if 0 <= k < len(hidden):
@@ -171,7 +173,7 @@ def build_set_piece_value(c, st, scope):
     kind = _kind(c, st["args"][0])
     value, at, new = (c.ex.compile(a, scope) for a in st["args"][1:4])
 
-    def set_value(g, env):
+    def set_value(g: GameFields, env: dict):
         p, v, w = env["player"], value(g, env), at(g, env)
         for i, piece in enumerate(g.s.pieces):
             if piece[KIND] == kind and piece[OWNER] == p and piece[WHERE] == w and piece[VALUE] == v:
@@ -289,7 +291,7 @@ class PieceIndex:
                         out[(kind, where, owner)] = sorted(found)
         return out
 
-    def moved(self, i: int, src) -> None:
+    def moved(self, i, src):
         """The piece at position ``i`` has gone from ``src`` to where it is now."""
         if self.shared:
             # The first move since a clone took the tables over: tables of this index's own,
@@ -301,7 +303,7 @@ class PieceIndex:
             self.shared = False
             self.owned = set()
         piece = self.pieces[i]
-        kind, dst, owner = piece[KIND], piece[WHERE], piece[OWNER]
+        kind, dst, owner = piece[0], piece[3], piece[1]      # KIND, WHERE, OWNER: literals compile to C
         # The piece was indexed at ``src``: its kind's and its owner's tables are there.
         everyone, own = self.at[kind], self.mine[kind][owner]
         if self.owned is None:          # every list is this index's own: the usual case, kept short
@@ -341,7 +343,7 @@ class PieceIndex:
         owned.add(id(found))
         return found
 
-    def still_valid(self, pieces: list) -> bool:
+    def still_valid(self, pieces):
         """The same list holding the same pieces, each in the place the index has it.
 
         As Python: two comparisons of whole lists, each a loop in C, the pieces against the
@@ -365,7 +367,7 @@ class PieceIndex:
         return True
 
 
-def _take_out(positions: list, i: int) -> None:
+def _take_out(positions, i):
     """Take position ``i`` out of a list of positions (compiled: a loop over C integers)."""
     for j in range(len(positions)):
         x = positions[j]

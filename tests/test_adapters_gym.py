@@ -3,9 +3,9 @@ on purpose, illegal actions, reproducible seeds, rendering; and PettingZoo's sta
 rendering."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
