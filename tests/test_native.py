@@ -228,9 +228,10 @@ def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
     Program(own_rules, recorder)
     source = native.module_source("k" * 32, recorder.units)
     compile(source, "<native>", "exec")         # Python, as Cython reads it
-    # The only imports are the header's: the engine's Game, whose layout types ``g``.
+    # The only imports are the header's: the engine's Game, whose layout types ``g``, and the
+    # engine's functions the rules call through C.
     assert [line for line in source.splitlines() if "import" in line] == \
-        [line for line in native._HEADER if "import" in line]
+        [line for line in native._HEADER + native._c_imports() if "import" in line]
     assert "eval" not in source and "exec" not in source
     # A binding a listing's tests read at every value is read once (compiled, it is a lookup).
     assert "(_x0 := env['player'])" in source
@@ -243,3 +244,44 @@ def test_compile_says_why_it_cannot(cache, monkeypatch):
                           capture_output=True, text=True, env=dict(os.environ))
     assert done.returncode == 2
     assert "turned off" in done.stderr and "Traceback" not in done.stderr
+
+
+
+def test_the_engine_functions_a_rule_calls_are_called_through_c():
+    # Ys calls room() and strength(), partials of prims_pieces' functions, and counts every list
+    # it builds (runtime.counted): the generated source calls the cimported functions.
+    recorder = native.Recorder()
+    Program(load_checked("ys"), recorder)
+    source = native.module_source("k" * 32, recorder.units)
+    assert "_c_prims_pieces__room_left(_k" in source and "_c_prims_pieces__reduced(_k" in source
+    assert "_c_runtime_counted(g, " in source
+
+
+def test_a_direct_call_computes_what_the_call_it_replaces_does_and_checks_its_function():
+    import ast
+    import functools
+
+    from provost.interpreter import prims_pieces, runtime
+    g = engine.Game.new("ys", players=4, seed=5)
+    slots = {name: d["slots"] for name, d in g.prog.spaces.items()}
+    tree = ast.parse("def _f0(g, env):\n    return [_k0(g, env['player'], 'broker', t) for t in _k1(g, env['places'], None)]")
+    recorder = native.Recorder()
+    recorder.record("<rules 1:1>", tree.body, {"_k0": functools.partial(prims_pieces._room_left, slots),
+                                               "_k1": runtime.counted})
+    source = native.module_source("k" * 32, recorder.units)
+    assert "_c_prims_pieces__room_left(_k0_0, g, " in source and "_c_runtime_counted(g, " in source
+    # Run as Python, the cimports as imports of the same functions.
+    namespace: dict = {}
+    exec(compile(source.replace("from cython.cimports.", "from "), "<unit>", "exec"), namespace)
+    factory = namespace["UNITS"][0][2]
+    places = sorted(slots)
+    env = {"player": 1, "places": places}
+    room = functools.partial(prims_pieces._room_left, slots)
+    (f,) = factory({"_k0": room, "_k1": runtime.counted})
+    assert f(g, env) == [room(g, 1, "broker", t) for t in places]
+    # Not the function the source calls: the factory refuses, and the build takes the bytecode.
+    for wrong in ({"_k0": functools.partial(prims_pieces._reduced, prims_pieces._count, True), "_k1": runtime.counted},
+                  {"_k0": functools.partial(prims_pieces._room_left, slots, 1), "_k1": runtime.counted},
+                  {"_k0": room, "_k1": len}):
+        with pytest.raises(TypeError):
+            factory(wrong)
