@@ -186,15 +186,21 @@ class _Typed(ast.NodeTransformer):
 def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
     """Each ``env['name']`` read in a listing's items or tests read once per call, on first use
     (``_x0 if _x0 is not _u else (_x0 := env['name'])``), not once per item: compiled, a read
-    is a dictionary lookup, and the bindings do not change while an expression runs.  Not in a
-    comprehension's iterable nor in a lambda, where an assignment is not allowed or would bind
-    in the lambda's own scope."""
+    is a dictionary lookup, and the bindings do not change while an expression runs.  A state
+    table's entry read by name (``_t3['locked']``, the table a local of the function) likewise:
+    an expression changes no state.  Not in a comprehension's iterable nor in a lambda, where an
+    assignment is not allowed or would bind in the lambda's own scope; but a listing returned
+    whole (``return [... for x in ITERABLE ...]``) has its first iterable computed in a statement
+    just before, which is where Python computes it first anyway, so that the reads of a listing
+    in it (an option's domain written as a comprehension) are kept too."""
     kept: dict = {}
+    tables = {_assigned_name(stmt) for stmt in fn.body if _assigned_table(stmt)}
 
     def rewrite(node):
-        if type(node) is ast.Subscript and type(node.value) is ast.Name and node.value.id == "env" \
-                and type(node.slice) is ast.Constant and type(node.ctx) is ast.Load:
-            name = kept.setdefault(node.slice.value, "_x%d" % len(kept))
+        if type(node) is ast.Subscript and type(node.value) is ast.Name and type(node.slice) is ast.Constant \
+                and type(node.ctx) is ast.Load and (node.value.id == "env" or node.value.id in tables):
+            key = node.slice.value if node.value.id == "env" else (node.value.id, node.slice.value)
+            name = kept.setdefault(key, "_x%d" % len(kept))
             return kept_on_first_use(name, ast.Name(id="_xu", ctx=ast.Load()), node)
         if type(node) is ast.Lambda:
             return node
@@ -210,6 +216,7 @@ def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
             for child in ast.iter_child_nodes(node):
                 visit(child)
 
+    fn.body = _first_iterables_computed_before(fn.body)
     for stmt in fn.body:
         visit(stmt)
     if kept:
@@ -218,6 +225,34 @@ def _keep_env_reads(fn: ast.FunctionDef) -> ast.FunctionDef:
                   for name in kept.values()]
         fn.body[:0] = [ast.fix_missing_locations(a) for a in start]
     return fn
+
+
+def _assigned_table(stmt) -> bool:
+    """``_t3 = g.s.zones`` (or, typed, ``_t3: dict = ...``): a local copy of a state table."""
+    if type(stmt) is ast.Assign:
+        return len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name and state_table(stmt.value) is not None
+    return type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name and state_table(stmt.value) is not None
+
+
+def _assigned_name(stmt) -> str:
+    return stmt.targets[0].id if type(stmt) is ast.Assign else stmt.target.id
+
+
+def _first_iterables_computed_before(body: list) -> list:
+    """BODY with ``return [E for x in IT ...]`` written ``_it0 = IT`` then ``return [E for x in
+    _it0 ...]``: the same order of evaluation (Python computes a comprehension's first iterable
+    before anything else of it), with IT out of the comprehension's iterable."""
+    out = []
+    for stmt in body:
+        if type(stmt) is ast.Return and type(stmt.value) is ast.ListComp \
+                and type(stmt.value.generators[0].iter) is not ast.Name:
+            first = stmt.value.generators[0]
+            name = "_it%d" % len(out)
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=first.iter),
+                                         stmt))
+            first.iter = ast.Name(id=name, ctx=ast.Load())
+        out.append(stmt)
+    return out
 
 
 def module_source(key: str, units: list) -> str:

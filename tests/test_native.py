@@ -255,6 +255,11 @@ def test_the_engine_functions_a_rule_calls_are_called_through_c():
     source = native.module_source("k" * 32, recorder.units)
     assert "_c_prims_pieces__room_left(_k" in source and "_c_prims_pieces__reduced(_k" in source
     assert "_c_runtime_counted(g, " in source
+    # The free squares of the board, an option's domain written as a comprehension over
+    # board(): computed before the listing, with the acting player and the locked areas read
+    # once per listing rather than once per square.
+    domain = next(line for line in source.splitlines() if "_it" in line and "'broker', _l0" in line)
+    assert "(_x0 := env['player'])" in domain and ":= _t" in domain and "['locked'])" in domain
 
 
 def test_a_direct_call_computes_what_the_call_it_replaces_does_and_checks_its_function():
