@@ -24,7 +24,7 @@ from provost.dsl.primitives import CONSTANTS
 
 from .library import FUNCTION_BUILDERS
 from .pycode import make_functions
-from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, constant_function, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry, KEPT_TYPES,
+from .runtime import (MAX_LIST, RuleRuntimeError, bounded_range, constant_function, counted, TableRef, each_in_scope, context_value, floordiv, held, holds_bundle, kept_entry, kept_list_entry, KEPT_TYPES,
                       index_into, index_of, mod, Multisets, owned_tiles, position_of, road_tiles)
 
 
@@ -353,8 +353,15 @@ class ExprCompiler:
             tests = [ast.BoolOp(op=ast.Or(), values=[
                 ast.Compare(left=_call(u.ref(type), v), ops=[ast.Is()], comparators=[u.ref(kind)]) for kind in KEPT_TYPES])
                 for v in locals_]
-            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=tests + [found]), body=_name(e),
-                              orelse=_call(u.ref(kept_entry), memo, key, entry))
+            made = _call(u.ref(kept_entry), memo, key, entry)
+            if len(locals_) == 1:
+                # A list of strings and ints (two brokers bid) is kept under its tuple: looked
+                # for before the entry is made, `(_e := kept_list_entry(memo, v)) is not None`.
+                listed = ast.Compare(left=ast.NamedExpr(target=ast.Name(id=e, ctx=ast.Store()),
+                                                        value=_call(u.ref(kept_list_entry), memo, key)),
+                                     ops=[ast.IsNot()], comparators=[_const(None)])
+                made = ast.IfExp(test=listed, body=_name(e), orelse=made)
+            entry = ast.IfExp(test=ast.BoolOp(op=ast.And(), values=tests + [found]), body=_name(e), orelse=made)
         return u.function(setup + [ast.Return(value=ast.ListComp(elt=entry, generators=gens))],
                           params[0]["in"].get("pos"))
 

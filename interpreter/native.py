@@ -65,7 +65,7 @@ _UNSET_NAME = "_UNSET_READ"
 #: is one of them, or a partial of one binding positional arguments only, is called directly
 #: (``_DirectCalls``); the unit's factory checks that the value is still that function.
 C_FUNCTIONS = {"provost.interpreter.prims_pieces": ("_reduced", "_room_left"),
-               "provost.interpreter.runtime": ("counted",)}
+               "provost.interpreter.runtime": ("counted", "kept_entry", "kept_list_entry")}
 _HEADER = ["import functools", "import typing", "from cython.cimports.provost.interpreter.engine import Game",
            "%s = object()" % _UNSET_NAME]
 

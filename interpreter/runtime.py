@@ -43,7 +43,8 @@ MAX_KEPT_ENTRIES = 1024
 
 
 #: The values whose option entries are kept: symbols, spaces and tiles, and numbers (Caylus'
-#: provost moves -3..3).  Exact types: True is not kept as 1.
+#: provost moves -3..3), and lists of them (Ys' bids of two brokers) under their tuple.  Exact
+#: types: True is not kept as 1.
 KEPT_TYPES = (str, int)
 
 
@@ -51,17 +52,39 @@ def _keepable(value) -> bool:
     return type(value) is str or type(value) is int
 
 
+def _list_key(value):
+    """The tuple of VALUE, a list, if each of its items is a string or an int; else None."""
+    for x in value:
+        if type(x) is not str and type(x) is not int:
+            return None
+    return tuple(value)
+
+
 def kept_entry(memo: dict, value, entry: list) -> list:
     """``entry``, an option's ``[id, bindings, number]`` for the parameter's ``value`` (the tuple
     of the values for several parameters), kept in ``memo`` for the next listing when each value
-    is a string (a symbol, a space, a tile) or an int.
+    is a string (a symbol, a space, a tile) or an int, or for one parameter a list of them.
 
     An entry is made of the value alone and nothing changes it once made (the engine copies the
-    bindings it takes), so the listing of options shares it from one decision to the next
-    instead of making the id and the bindings again for every value at every decision."""
-    if len(memo) < MAX_KEPT_ENTRIES and (_keepable(value) or (type(value) is tuple and all(map(_keepable, value)))):
-        memo[value] = entry
+    bindings it takes, lists included), so the listing of options shares it from one decision to
+    the next instead of making the id and the bindings again for every value at every decision."""
+    if len(memo) < MAX_KEPT_ENTRIES:
+        if _keepable(value) or (type(value) is tuple and all(map(_keepable, value))):
+            memo[value] = entry
+        elif type(value) is list:
+            key = _list_key(value)
+            if key is not None:
+                memo[key] = entry
     return entry
+
+
+def kept_list_entry(memo: dict, value):
+    """The entry ``kept_entry`` kept for VALUE if it is a list, or None (a listing asks for it
+    when the value is not a string or an int, before making an entry)."""
+    if type(value) is not list:
+        return None
+    key = _list_key(value)
+    return memo.get(key) if key is not None else None
 
 
 def short_repr(v, limit: int = 80) -> str:

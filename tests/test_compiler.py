@@ -455,7 +455,7 @@ def test_an_options_entries_are_kept_from_one_listing_to_the_next_and_never_chan
     memo: dict = {}
     for n in range(MAX_KEPT_ENTRIES + 10):
         kept_entry(memo, "v%d" % n, ["x", {}, 0])
-    kept_entry(memo, [1, 2], ["x", {}, 0])                  # a list is no key: made every time
+    kept_entry(memo, [1, 2], ["x", {}, 0])                  # the memo is full: nothing more is kept
     assert len(memo) == MAX_KEPT_ENTRIES
     small: dict = {}
     kept_entry(small, 1, ["n:1", {"n": 1}, 0])
@@ -477,6 +477,8 @@ phase main "Main":
                 gain n pp
             option duo(z in ["a", "b"], n in [1, 2]):
                 gain n pp
+            option bid(b in [[1, 2], ["a", 3], [1 == 1, 2], [[1], 2]]):
+                gain 1 pp
 """)
     g = Game.new(rs, players=2, seed=0)
     node = g.prog.nodes[g.s.stack[-1][0]]
@@ -493,6 +495,13 @@ phase main "Main":
     pairs, again = node.options[2].bindings(g, env), node.options[2].bindings(g, env)
     assert [e[0] for e in pairs] == ["pair:a:1:True", "pair:a:2:True", "pair:b:1:True", "pair:b:2:True"]
     assert not any(a is b for a, b in zip(pairs, again))          # a bool among the values: made anew
+    # One parameter whose values are lists: a list of strings and ints is kept under its tuple;
+    # one holding a bool or a list is made anew.  Choosing a kept entry binds a copy of its list.
+    bids, again = node.options[4].bindings(g, env), node.options[4].bindings(g, env)
+    assert [a is b for a, b in zip(bids, again)] == [True, True, False, False]
+    c = g.clone()
+    node.choose(c, c.s.stack[-1], bids[0])                  # the option's body, about to run
+    assert c.s.stack[-1][2]["b"] == [1, 2] and c.s.stack[-1][2]["b"] is not bids[0][1]["b"]
     memo: dict = {}
     kept_entry(memo, ("a", 1), ["pair:a:1", {}, 0])
     kept_entry(memo, ("a", True), ["pair:a:true", {}, 0])
