@@ -201,8 +201,8 @@ class Game(GameFields):
         s = self.s
         self.work = 0
         ix = self.piece_index
-        if ix is not None and not ix.still_valid(s.pieces):
-            self.piece_index = None
+        if ix is not None:
+            ix.checked = False          # checked where the run first uses it (prims_pieces)
         nodes = self.prog.nodes
         stack = s.stack
         try:

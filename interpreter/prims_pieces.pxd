@@ -6,7 +6,7 @@ from provost.interpreter.state cimport State, GameFields
 cdef class PieceIndex:
     cdef public dict at, mine
     cdef public list pieces, objects, places
-    cdef public bint shared
+    cdef public bint shared, checked
     cdef public object owned
 
     cpdef PieceIndex for_copy(self, list pieces)

@@ -48,7 +48,9 @@ def own_piece(g, i):
         return s.pieces[i]
     piece = s.own_piece(i)
     ix = g.piece_index
-    if ix is not None and ix.pieces is s.pieces:
+    if ix is not None and ix.checked and ix.pieces is s.pieces:
+        # (an index not checked in this run may describe pieces changed from outside: it is
+        # left to fail its check rather than be told this copy is what it indexed)
         ix.objects[i] = piece
     return piece
 
@@ -130,12 +132,12 @@ def build_reveal_pieces(c, st, scope):
     where = c.ex.compile(st["args"][1], scope)
 
     def reveal(g: GameFields, env: dict):
-        places = set(_where_list(where(g, env)))
-        pieces = g.s.pieces
-        for i in range(len(pieces)):
-            piece = pieces[i]
-            if piece[KIND] == kind and piece[WHERE] in places and piece[UP] != 1:
-                own_piece(g, i)[UP] = 1
+        ix = _piece_index(g)
+        pieces = ix.pieces
+        for w in set(_where_list(where(g, env))):
+            for i in ix.everyone(kind, w):
+                if pieces[i][4] != 1:               # 4 is UP (a literal index compiles to C)
+                    own_piece(g, i)[4] = 1
     return c.p.add(N.Atom(reveal), st["pos"])
 
 
@@ -213,7 +215,7 @@ def _positions_at(g, player, kd, where, mine):
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
     ix = g.piece_index
-    if ix is None:
+    if ix is None or not ix.checked:
         ix = _piece_index(g)
     table = ix.places_of(kd, player) if mine else ix.at.get(kd)
     if table is None:
@@ -223,7 +225,7 @@ def _positions_at(g, player, kd, where, mine):
         for w in (set(where) if len(where) > 1 else where):
             here = table.get(w)
             if here is not None:
-                found += here
+                found.extend(here)
         return found
     return table.get(where, ())
 
@@ -236,20 +238,23 @@ class PieceIndex:
     strings and seats the rules already hold, so that a lookup hashes no tuple (a lookup by a
     tuple key builds it, hashes it and compares it: three times the cost of a string's).
 
-    Built on first use and kept up to date by ``place_piece`` (``gather_pieces`` drops it), it
-    outlives the engine run that built it while ``still_valid`` finds the pieces where it left
-    them: the state was not edited from outside the engine (a test, a referee) since.  A clone
+    Built on first use and kept up to date by ``place_piece`` and ``gather_pieces``, it outlives
+    the engine run that built it while ``still_valid`` finds the pieces where it left them: the
+    state was not edited from outside the engine (a test, a referee) since.  A run marks it
+    unchecked (``checked``) and its first use in the run checks it (``_piece_index``): a run
+    that counts no piece does not go through them all.  A clone
     of the game takes it over (``for_copy``): positions are the same in a copy of the list, so
     the two share the tables and lists of positions, and each copies the tables, then a list,
     before it first changes them.
     """
-    __slots__ = ("at", "mine", "pieces", "objects", "places", "shared", "owned")
+    __slots__ = ("at", "mine", "pieces", "objects", "places", "shared", "owned", "checked")
 
     def __init__(self, pieces: list):
         self.at, self.mine = _grouped(pieces)
         self.pieces, self.objects, self.places = pieces, pieces[:], list(map(_place_of, pieces))
         self.shared = False
         self.owned = None           # the ids of the lists that are this index's own; None: all of them
+        self.checked = True         # made from the pieces as they are
 
     def for_copy(self, pieces: list) -> "PieceIndex":
         """This index for ``pieces``, a copy of the list it indexes (piece by piece, in the
@@ -258,6 +263,7 @@ class PieceIndex:
         new.at, new.mine, new.places = self.at, self.mine, self.places
         new.pieces, new.objects = pieces, pieces[:]
         new.shared = self.shared = True
+        new.checked = True          # (a copy is taken of an index just found valid)
         return new
 
     def everyone(self, kind, where):
@@ -413,10 +419,12 @@ _place_of = itemgetter(WHERE)
 
 
 def _piece_index(g) -> PieceIndex:
-    """The game's index of pieces (built now if there is none)."""
+    """The game's index of pieces, checked in this run (built now if there is none, or if a
+    piece moved outside the engine since the index last followed it)."""
     ix = g.piece_index
-    if ix is None:
+    if ix is None or (not ix.checked and not ix.still_valid(g.s.pieces)):
         ix = g.piece_index = PieceIndex(g.s.pieces)
+    ix.checked = True
     return ix
 
 
@@ -462,7 +470,7 @@ def _room_left(slots_of, g, player, kind, w) -> int:
     if slots < 0:
         return 99
     ix = g.piece_index
-    if ix is None:
+    if ix is None or not ix.checked:
         ix = _piece_index(g)
     table = ix.at.get(kind)
     return slots - len(table.get(w, ())) if table is not None else slots
