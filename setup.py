@@ -46,7 +46,8 @@ def _extensions():
         from Cython.Build import cythonize
     except ImportError:             # no Cython: the pure-Python engine
         return []
-    # annotation_typing off: annotations document, they must not turn into run-time checks.
+    # annotation_typing off: annotations document, they must not turn into run-time checks
+    # (effects.py and prims_pieces.py turn it on in their headers: their closures type the game).
     from setuptools import Extension
     # The folder is interpreter/, the module provost.interpreter.X (pyproject's package-dir).
     modules = [Extension("provost.interpreter.%s" % m, ["interpreter/%s.py" % m]) for m in ENGINE_MODULES]
