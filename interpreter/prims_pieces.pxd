@@ -39,6 +39,7 @@ cpdef _positions_at(GameFields g, player, kd, where, bint mine)
 @cython.locals(x=list)
 cpdef _total(list pieces, at)
 
+@cython.locals(ix=PieceIndex)
 cpdef PieceIndex _piece_index(GameFields g)
 
 cpdef _reduced(reduce, bint mine, GameFields g, player, kind, where)

@@ -24,7 +24,7 @@ from .library import effect, function
 from .state import GameFields
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
-assert (KIND, OWNER, VALUE, WHERE, OVERRIDE) == (0, 1, 2, 3, 7)     # written as literals where it counts
+assert (KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE) == tuple(range(8))   # written as literals where it counts
 
 
 def visible_value(g, piece, viewer):
@@ -83,20 +83,21 @@ def build_place_piece(c, st, scope):
         if owner is not None:
             p = owner(g, env)       # a piece of another seat, e.g. a neutral player's
         # The first such piece in the state's order (pieces alike may differ in who has seen them).
-        ix = _piece_index(g)
-        pieces = ix.pieces
-        found = [i for i in ix.owned_by(kind, f, p) if pieces[i][VALUE] == v]
+        # (Typed locals and literal indexes, compiled to C: 2 VALUE, 3 WHERE, 4 UP, 5 SEEN, 6 PLACED.)
+        ix: PieceIndex = _piece_index(g)
+        pieces: list = ix.pieces
+        found = [i for i in ix.owned_by(kind, f, p) if pieces[i][2] == v]
         if not found:
             raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
         i = min(found)
-        piece = own_piece(g, i)
-        piece[WHERE] = t
+        piece: list = own_piece(g, i)
+        piece[3] = t
         ix.moved(i, f)                      # kept: several moves a turn, queries in between
         fc = face(g, env)
         if fc != "keep":
-            piece[UP] = 1 if fc == "up" else 0
-        piece[SEEN] = 0 if fc != "keep" else piece[SEEN]
-        piece[PLACED] = g.s.decisions + 1
+            piece[4] = 1 if fc == "up" else 0
+            piece[5] = 0
+        piece[6] = g.s.decisions + 1
         g.emit("piece_placed", p, t)
     return c.p.add(N.Atom(place_piece), st["pos"])
 
@@ -111,16 +112,15 @@ def build_gather_pieces(c, st, scope):
     def gather(g: GameFields, env: dict):
         to = dst(g, env)
         who = only(g, env) if only is not None else None
-        ix = _piece_index(g)
-        pieces = ix.pieces
+        ix: PieceIndex = _piece_index(g)
         for w in set(_where_list(src(g, env))):
             for i in list(ix.everyone(kind, w) if who is None else ix.owned_by(kind, w, who)):
-                piece = own_piece(g, i)
-                piece[WHERE] = to
+                piece: list = own_piece(g, i)
+                piece[3] = to                   # (literal indexes: 3 WHERE, 4 UP, 5 SEEN, 6 PLACED)
                 ix.moved(i, w)
-                piece[UP] = 0
-                piece[SEEN] = 0
-                piece[PLACED] = g.s.decisions + 1
+                piece[4] = 0
+                piece[5] = 0
+                piece[6] = g.s.decisions + 1
                 if len(piece) > OVERRIDE:
                     del piece[OVERRIDE:]
     return c.p.add(N.Atom(gather), st["pos"])
@@ -132,8 +132,8 @@ def build_reveal_pieces(c, st, scope):
     where = c.ex.compile(st["args"][1], scope)
 
     def reveal(g: GameFields, env: dict):
-        ix = _piece_index(g)
-        pieces = ix.pieces
+        ix: PieceIndex = _piece_index(g)
+        pieces: list = ix.pieces
         for w in set(_where_list(where(g, env))):
             for i in ix.everyone(kind, w):
                 if pieces[i][4] != 1:               # 4 is UP (a literal index compiles to C)
@@ -160,11 +160,11 @@ def build_show_piece(c, st, scope):
 def _hidden_at(g, kind, owner, at):
     """The face-down pieces of ``owner`` at ``at``, in the order they were placed there (pieces
     placed in one decision: in the state's order), an order that says nothing of their values."""
-    ix = _piece_index(g)
+    ix: PieceIndex = _piece_index(g)
     here = ix.owned_by(kind, at, owner)
     if not here:
         return []
-    pieces = ix.pieces
+    pieces: list = ix.pieces
     down = [pieces[i] for i in sorted(here) if not pieces[i][UP]]    # in the state's order ...
     return sorted(down, key=itemgetter(PLACED)) if len(down) > 1 else down    # ... then by when placed
 
