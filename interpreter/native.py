@@ -122,7 +122,13 @@ def _c_function(value):
 
 
 def _c_name(module: str, name: str) -> str:
+    """The generated module's name for the C function ``name`` of ``module``."""
     return "_c_%s_%s" % (module.rsplit(".", 1)[1], name)
+
+
+def _python_module_name(module: str) -> str:
+    """The generated module's name for ``module`` imported as Python (the factories' checks)."""
+    return "_py_%s" % module.rsplit(".", 1)[1]
 
 
 def _c_imports() -> list:
@@ -130,7 +136,7 @@ def _c_imports() -> list:
     checks) and its functions as C."""
     lines = []
     for module, names in C_FUNCTIONS.items():
-        lines.append("import %s as _py_%s" % (module, module.rsplit(".", 1)[1]))
+        lines.append("import %s as %s" % (module, _python_module_name(module)))
         lines.append("from cython.cimports.%s import %s"
                      % (module, ", ".join("%s as %s" % (n, _c_name(module, n)) for n in names)))
     return lines
@@ -266,7 +272,7 @@ def module_source(key: str, units: list) -> str:
         for k, (module, name, bound) in direct:
             # Still the function the source calls directly, or the build falls back on the
             # bytecode from this unit on (a TypeError: NativeUnits.functions).
-            python = "_py_%s.%s" % (module.rsplit(".", 1)[1], name)
+            python = "%s.%s" % (_python_module_name(module), name)
             if bound is None:
                 out.append("    if %s is not %s: raise TypeError(%r)" % (k, python, k))
             else:

@@ -53,7 +53,8 @@ def _keepable(value) -> bool:
 
 
 def _list_key(value):
-    """The tuple of VALUE, a list, if each of its items is a string or an int; else None."""
+    """The tuple of VALUE, a list, if each of its items is a string or an int; else None.
+    (``_keepable``'s test written out: a listing asks at every value, a call per item is dearer.)"""
     for x in value:
         if type(x) is not str and type(x) is not int:
             return None
