@@ -350,3 +350,35 @@ def test_a_terminated_pool_is_not_woken_at_exit():
     assert thread in cfp._threads_wakeups
     _terminate_pool(executor)
     assert thread not in cfp._threads_wakeups
+
+
+def test_a_pool_terminated_in_the_middle_of_a_result_lets_the_interpreter_exit():
+    # A worker terminated while it wrote its result left half a message in the results pipe: the
+    # pool's manager thread waited for the rest forever, and the interpreter, which waits for
+    # that thread at exit, hung after the tests' summary.  The half message is written here.
+    import concurrent.futures
+    import struct
+
+    from provost.tools.sim.runner import _terminate_pool
+
+    executor = concurrent.futures.ProcessPoolExecutor(1)
+    assert executor.submit(abs, -3).result(timeout=60) == 3
+    thread = executor._executor_manager_thread
+    writer = executor._result_queue._writer
+    os.write(writer.fileno(), struct.pack("!i", 1000) + b"half")      # 1000 bytes announced, 4 sent
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not _reading(thread):
+        time.sleep(0.05)
+    _terminate_pool(executor)
+    thread.join(10)
+    assert not thread.is_alive()
+
+
+def _reading(thread) -> bool:
+    """Whether THREAD is blocked reading a message (its frame is in Connection._recv)."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == "_recv":
+            return True
+        frame = frame.f_back
+    return False

@@ -227,6 +227,7 @@ def _terminate_pool(executor) -> None:
     _quiet_pool_threads()
     procs = list((getattr(executor, "_processes", None) or {}).values())
     thread = getattr(executor, "_executor_manager_thread", None)     # shutdown() forgets it
+    results = getattr(executor, "_result_queue", None)                # and this
     executor.shutdown(wait=False, cancel_futures=True)
     if hasattr(executor, "terminate_workers"):  # Python 3.14+
         try:
@@ -241,6 +242,17 @@ def _terminate_pool(executor) -> None:
         if p.is_alive():
             p.kill()
             p.join(1)
+    # A worker stopped while it wrote a result leaves part of a message in the results pipe: the
+    # manager thread waits for the rest forever (this process holds the pipe's writing end too),
+    # and the interpreter waits for that thread at exit (seen: a test run hung after its summary).
+    # Closing the writing end here, where no worker is left to write, gives it end-of-file: it
+    # takes the pool as broken and ends.
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
     # concurrent.futures wakes every pool's manager thread at exit through a pipe that is closed
     # by now ("Exception ignored ... Bad file descriptor"): this pool is gone, forget it there.
     import concurrent.futures.process as cfp
