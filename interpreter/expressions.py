@@ -84,6 +84,10 @@ _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.
 _ARITH = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 _HELPER_OPS = {"//": floordiv, "%": mod}
 _CONSTANT_TYPES = (int, str, bool, type(None))
+
+#: ``Program.static_value`` of a let whose value is not known before a game runs it.
+NOT_STATIC = object()
+
 #: A placed tile is ``g.s.tiles[x] == [kind, owner]`` (owner -1: nobody); these two reads are
 #: written out where they are made (``_inline_tile_read``), the reader stays the fallback.
 _TILE_FIELDS = {"kind": 0, "owner": 1}
@@ -247,6 +251,15 @@ class _Ctx:
         return _dict([("player", self.passed_player())])
 
 
+def _read_only(tree):
+    """TREE where its list is only read (the right of ``in``, a comprehension's source): a
+    copy made for readers that might keep it (``xs[:]``, a let's value) is left out."""
+    if type(tree) is ast.Subscript and type(tree.slice) is ast.Slice \
+            and tree.slice.lower is None and tree.slice.upper is None and tree.slice.step is None:
+        return tree.value
+    return tree
+
+
 def _is_simple(tree) -> bool:
     """A tree that is cheap and pure to evaluate again (a local, a constant, ``env[k]``)."""
     return type(tree) in (ast.Name, ast.Constant) or (
@@ -314,7 +327,7 @@ class ExprCompiler:
         ctx = _Ctx(scope, {})
         setup, gens, names, locals_ = [], [], [], []
         for k, prm in enumerate(params):
-            values = self.x(prm["in"], ctx, u)
+            values = _read_only(self.x(prm["in"], ctx, u))
             if k > 0 and not (names_in(prm["in"]) & set(names)):
                 kept = u.fresh("i")
                 setup.append(ast.Assign(targets=[ast.Name(id=kept, ctx=ast.Store())], value=values))
@@ -476,6 +489,9 @@ class ExprCompiler:
         if name in p.lets:
             if p.lets[name]["params"]:
                 raise RuleRuntimeError("'%s' needs arguments" % name, e["pos"])
+            held = self._static_let(name, u)
+            if held is not None:
+                return held
             scope = _name(_ENV) if ctx.player is None else ctx.let_scope()
             return _call(u.ref(p.let_value(name)), _name(_G), scope)
         if name in p.enums:
@@ -502,6 +518,8 @@ class ExprCompiler:
         # Type clashes (a symbol compared with a number) surface as TypeError and are
         # reported by the engine with the position of the statement running.
         if op in _COMPARE:
+            if op in ("in", "not in"):
+                b = _read_only(b)
             return ast.Compare(left=a, ops=[_COMPARE[op]()], comparators=[b])
         if op in _ARITH:
             return ast.BinOp(left=a, op=_ARITH[op](), right=b)
@@ -549,7 +567,7 @@ class ExprCompiler:
 
     def _counted(self, e, ctx, u):
         """The comprehension's list, counted against the work budget between decisions (runtime.counted)."""
-        return _call(u.ref(counted), _name(_G), self.x(e["iter"], ctx, u), u.ref(e.get("pos")))
+        return _call(u.ref(counted), _name(_G), _read_only(self.x(e["iter"], ctx, u)), u.ref(e.get("pos")))
 
     def _listcomp(self, e, item, cond, local, ctx, inner, u):
         gen = ast.comprehension(target=ast.Name(id=local, ctx=ast.Store()), iter=self._counted(e, ctx, u),
@@ -620,6 +638,9 @@ class ExprCompiler:
         pos = e["pos"]
         if fn in p.lets:
             params = p.lets[fn]["params"] or []
+            held = None if params else self._static_let(fn, u)
+            if held is not None:
+                return held
             if self._inlinable(fn, args):
                 return self._inline(fn, params, args, ctx, u)
             # A let sees the acting player and its arguments, nothing else of the caller's scope.
@@ -634,6 +655,17 @@ class ExprCompiler:
         if builder is None:
             raise RuleRuntimeError("unknown function '%s'" % fn, pos)
         return _call(u.ref(builder(self, pos)), _name(_G), ctx.acting(), *args)
+
+    def _static_let(self, name, u):
+        """The code for a parameterless let of the rules alone, its value known now
+        (``Program.static_value``): the value, a list copied as the let's memo would copy it;
+        None when the value is not known before a game runs the let."""
+        v = self.p.static_value(name)
+        if v is NOT_STATIC:
+            return None
+        if type(v) is list:
+            return ast.Subscript(value=u.ref(v), slice=ast.Slice(), ctx=ast.Load())
+        return u.value(v)
 
     def _inlinable(self, name, args) -> bool:
         d = self.p.lets[name]

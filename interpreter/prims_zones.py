@@ -1,3 +1,8 @@
+# cython: nonecheck=True, annotation_typing=True
+# (compiled, the statements' functions type g as GameFields and read the state's fields in C;
+# annotation_typing: the annotations below are the C types.  The rules' functions (`players()`...)
+# leave g untyped: an expression may run with no game, and a read of the state then fails as it
+# does as Python, with an AttributeError)
 """Zones: named lists of symbols (decks, hands, ports, supplies of cards or gems).
 
 A zone is global, per player (``zone hand per player``) or keyed by an enum
@@ -8,11 +13,13 @@ to change as their first argument: ``put x, port[n]``, ``take c, hand``.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
 from .library import effect, function
+from .state import GameFields, State
 
 
 def zone_ref(compiler, arg, scope):
@@ -34,8 +41,8 @@ def zone_ref(compiler, arg, scope):
     per_player = z["scope"] == "player"
     pos = arg["pos"]
 
-    def ref(g, env):
-        s = g.s
+    def ref(g: GameFields, env):
+        s: State = g.s
         # every effect naming a zone changes it (a state never cloned owns all its zones)
         v = s.zones[name] if s.owned is None else s.own_zone(name)
         if per_player:
@@ -59,7 +66,7 @@ def build_put(c, st, scope):
     items = c.ex.compile(st["args"][0], scope)
     dest = zone_ref(c, st["args"][1], scope)
 
-    def put(g, env):
+    def put(g: GameFields, env):
         dest(g, env).extend(_items(items(g, env)))
     return c.p.add(N.Atom(put), st["pos"])
 
@@ -70,7 +77,7 @@ def build_take(c, st, scope):
     src = zone_ref(c, st["args"][1], scope)
     pos = st["pos"]
 
-    def take(g, env):
+    def take(g: GameFields, env):
         z = src(g, env)
         for x in _items(items(g, env)):
             if x not in z:
@@ -85,7 +92,7 @@ def build_move_top(c, st, scope):
     n = c.ex.compile(st["args"][1], scope)
     dest = zone_ref(c, st["args"][2], scope)
 
-    def move_top(g, env):
+    def move_top(g: GameFields, env):
         z, d = src(g, env), dest(g, env)
         k = min(n(g, env), len(z))
         d.extend(z[:k])
@@ -97,7 +104,7 @@ def build_move_top(c, st, scope):
 def build_shuffle_zone(c, st, scope):
     z = zone_ref(c, st["args"][0], scope)
 
-    def shuffle_zone(g, env):
+    def shuffle_zone(g: GameFields, env):
         g.s.rng = rng.shuffle(g.s.rng, z(g, env))
     return c.p.add(N.Atom(shuffle_zone), st["pos"])
 
@@ -113,7 +120,7 @@ def build_swap_zones(c, st, scope):
     a = zone_ref(c, st["args"][0], scope)
     b = zone_ref(c, st["args"][1], scope)
 
-    def swap(g, env):
+    def swap(g: GameFields, env):
         x, y = a(g, env), b(g, env)
         x[:], y[:] = y[:], x[:]
     return c.p.add(N.Atom(swap), st["pos"])
@@ -125,7 +132,7 @@ def build_set_order(c, st, scope):
     value = c.ex.compile(st["args"][1], scope)
     pos = st["pos"]
 
-    def set_order(g, env):
+    def set_order(g: GameFields, env):
         v = list(value(g, env))
         if sorted(v) != sorted(g.s.orders[order]) and g.s.orders[order]:
             raise RuleRuntimeError("set_order must rearrange the same players, got %r" % (v,), pos)
@@ -134,12 +141,16 @@ def build_set_order(c, st, scope):
 
 
 # ------------------------------------------------------------------ list functions
+#: A row's keys, ``row[1:]``: a getter in C rather than a function call per row.
+_ROW_KEYS = itemgetter(slice(1, None))
+
+
 @function("rank_by")
 def build_rank_by(c, pos):
     """Rows ``[item, key1, key2, ...]`` -> items, best first: keys compared in order, larger wins."""
     def rank_by(g, player, rows):
         try:
-            return [r[0] for r in sorted(rows, key=lambda r: r[1:], reverse=True)]
+            return [r[0] for r in sorted(rows, key=_ROW_KEYS, reverse=True)]
         except TypeError:
             raise RuleRuntimeError("rank_by needs rows [item, number, ...]", pos)
     return rank_by

@@ -15,7 +15,7 @@ from . import nodes as N
 from . import native
 from .codecache import CodeCache, program_key
 from .effects import EffectCompiler, block_entry
-from .expressions import ExprCompiler, RuleRuntimeError, TableRef
+from .expressions import NOT_STATIC, ExprCompiler, RuleRuntimeError, TableRef
 
 
 class Program:
@@ -60,6 +60,7 @@ class Program:
         self.expr.code_cache = CodeCache(rs.digest, rs.name, rs.variant, recorder) if rs.digest else None
         self._let_cache: dict = {}
         self._let_funcs: dict = {}
+        self._static_values: dict = {}
         # Resources: every resource is a per-player counter too.
         for name, r in self.resources.items():
             self.counters.setdefault(name, {"kind": "counter", "name": name, "scope": "player", "by": None,
@@ -178,6 +179,23 @@ class Program:
         result = _memoised(f, []) if is_static(d["value"], self) else f
         self._let_cache[name] = result
         return result
+
+    def static_value(self, name):
+        """The value of a parameterless let that follows from the rules alone, computed now, so
+        that the code reading it holds the value instead of calling for it (the memo the call
+        would go through gives the same value, a list copied); ``NOT_STATIC`` when the let is
+        not one, or fails: then it is called, and fails where a game runs it."""
+        if name not in self._static_values:
+            d = self.lets[name]
+            value = NOT_STATIC
+            if not d["params"] and self.let_is_static(name):
+                self._static_values[name] = NOT_STATIC        # a let that reads itself is called
+                try:
+                    value = self.let_value(name)(None, {"player": None})
+                except Exception:       # noqa: BLE001 - any failure is the game's to report, at its place
+                    value = NOT_STATIC
+            self._static_values[name] = value
+        return self._static_values[name]
 
     def let_is_static(self, name) -> bool:
         """The let's value follows from the rules and its arguments alone (it is memoised)."""

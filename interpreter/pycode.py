@@ -33,7 +33,7 @@ _NODES = (
     ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.BoolOp, ast.And, ast.Or,
     ast.UnaryOp, ast.Not, ast.USub, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
     ast.In, ast.NotIn, ast.Is, ast.IsNot, ast.IfExp, ast.ListComp, ast.comprehension, ast.Tuple,
-    ast.Subscript, ast.Attribute, ast.Call, ast.keyword, ast.NamedExpr, ast.Lambda,
+    ast.Subscript, ast.Slice, ast.Attribute, ast.Call, ast.keyword, ast.NamedExpr, ast.Lambda,
 )
 
 _GENERATED = re.compile(r"_[a-z]+[0-9]+\Z")

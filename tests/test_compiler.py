@@ -12,6 +12,7 @@ import pytest
 
 from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
+from provost.interpreter.expressions import NOT_STATIC, _read_only
 from provost.interpreter.program import _PURE_FUNCTIONS, is_static, program_for
 
 
@@ -126,6 +127,51 @@ def test_memoised_lets_hand_out_copies(rules):
     first = doubled(None, {"player": 0, "n": 7})
     first.append("changed")
     assert doubled(None, {"player": 0, "n": 7}) == [7, 7]
+
+
+HELD = two_player_game("Held") + """\
+enum colors blue, green
+let hues = [blue, green]
+let worth = {blue: 1, green: 2}
+let bad() = [1, 2][5]
+let now() = round
+
+phase main "Main":
+    each player in players():
+        gain count([c for c in hues if c in hues]) + worth[green] pp
+"""
+
+
+def test_a_let_of_the_rules_alone_is_held_as_its_value_and_handed_out_as_a_copy(tmp_path):
+    rs = loaded(tmp_path, HELD)
+    prog = program_for(rs)
+    assert prog.static_value("hues") == ["blue", "green"]
+    assert prog.static_value("worth") == {"blue": 1, "green": 2}
+    # One that fails, or reads the game, is called where a game runs it, as before.
+    assert prog.static_value("bad") is NOT_STATIC and prog.static_value("now") is NOT_STATIC
+    read = prog.expr.compile({"e": "name", "id": "hues", "pos": [1, 1]}, frozenset({"player"}))
+    first = read(None, {"player": 0})           # no game: the value is held, not computed
+    first.append("red")
+    assert read(None, {"player": 0}) == ["blue", "green"]      # a copy each time, as the memo gave
+    g = Game.new(rs, players=2, seed=0)
+    assert g.s.finished and g.scores() == [4, 4]
+
+
+def test_a_failing_let_of_the_rules_alone_fails_where_the_game_reads_it(tmp_path):
+    from provost.dsl.diagnostics import RulesError
+    rs = loaded(tmp_path, HELD.replace("+ worth[green] pp", "+ worth[green] pp\n        gain bad() pp"))
+    with pytest.raises(RulesError, match=r"while playing: no entry 5 in \[1, 2\]") as e:
+        Game.new(rs, players=2, seed=0)
+    assert (e.value.diagnostics[0].line, e.value.diagnostics[0].col) == (11, 13)      # the let's own place
+
+
+def test_a_list_only_read_is_not_copied_for_the_reader():
+    import ast
+    copy = ast.parse("xs[:]", mode="eval").body
+    assert type(_read_only(copy)) is ast.Name
+    for kept in ("xs[1:]", "xs[::2]", "xs[0]", "f(xs)"):
+        tree = ast.parse(kept, mode="eval").body
+        assert _read_only(tree) is tree, kept
 
 
 def test_pure_functions_are_declared_functions():
