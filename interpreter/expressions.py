@@ -195,8 +195,9 @@ class _Unit:
             visit(statement, False)
 
     def _inline_tile_read(self, call: ast.Call, field: str, spaces: str) -> ast.expr:
-        """``reader(tiles, x, g, pos)`` as ``tiles[x][i] if x in tiles else reader(...)`` (the
-        owner -1 read as None, a space's owner None), what the reader computes (Program._reader)."""
+        """``reader(tiles, x, g, pos)`` as ``_r[i] if (_r := tiles.get(x)) is not None else
+        reader(...)`` (the owner -1 read as None, a space's owner None), what the reader computes
+        (Program._reader): one lookup of a placed tile (its entry is a list, never None)."""
         reader, tiles, x, g, pos = call.func, *call.args
         first = tiles
         if type(tiles) is not ast.Name:             # g.s.tiles: read once, where it is first needed
@@ -207,8 +208,10 @@ class _Unit:
         def at():                                    # x again: a local, a constant or env[k]
             return copy.deepcopy(x)
 
-        placed = ast.Compare(left=at(), ops=[ast.In()], comparators=[first])
-        value = _item(_item(tiles, at()), _const(_TILE_FIELDS[field]))
+        entry = self.fresh("r")
+        lookup = ast.NamedExpr(target=ast.Name(id=entry, ctx=ast.Store()), value=_call(_attr(first, "get"), at()))
+        placed = ast.Compare(left=lookup, ops=[ast.IsNot()], comparators=[_const(None)])
+        value = _item(_name(entry), _const(_TILE_FIELDS[field]))
         fallback = _call(reader, tiles, at(), g, pos)
         if field == "kind":
             return ast.IfExp(test=placed, body=value, orelse=fallback)

@@ -44,5 +44,5 @@ cpdef PieceIndex _piece_index(GameFields g)
 
 cpdef _reduced(reduce, bint mine, GameFields g, player, kind, where)
 
-@cython.locals(ix=PieceIndex, table=dict)
-cpdef _room_left(dict slots_of, GameFields g, player, kind, w)
+@cython.locals(ix=PieceIndex, table=dict, slots=Py_ssize_t)
+cpdef Py_ssize_t _room_left(dict slots_of, GameFields g, player, kind, w) except? -1

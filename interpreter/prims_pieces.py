@@ -461,12 +461,14 @@ def build_room(c, pos):
     return partial(_room_left, {name: d["slots"] for name, d in c.p.spaces.items()})
 
 
-def _room_left(slots_of, g, player, kind, w) -> int:
+def _room_left(slots_of, g, player, kind, w):
     """``room``'s value, given the spaces' slots.  A module function under ``partial``:
-    compiled, the game and the table are typed; as Python, one frame a call as a closure."""
-    slots = slots_of.get(w)
-    if slots is None:
+    compiled, the game and the table are typed and the value is a C integer (a rule compiled
+    ahead of time compares it in C); as Python, one frame a call as a closure."""
+    given = slots_of.get(w)
+    if given is None:
         return 0
+    slots = given
     if slots < 0:
         return 99
     ix = g.piece_index
