@@ -47,7 +47,8 @@ def _extensions():
     except ImportError:             # no Cython: the pure-Python engine
         return []
     # annotation_typing off: annotations document, they must not turn into run-time checks
-    # (effects.py and prims_pieces.py turn it on in their headers: their closures type the game).
+    # (effects.py, prims_pieces.py and prims_zones.py turn it on in their headers: their closures
+    # type the game).
     from setuptools import Extension
     # The folder is interpreter/, the module provost.interpreter.X (pyproject's package-dir).
     modules = [Extension("provost.interpreter.%s" % m, ["interpreter/%s.py" % m]) for m in ENGINE_MODULES]

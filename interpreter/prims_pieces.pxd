@@ -16,7 +16,7 @@ cdef class PieceIndex:
     cpdef places_of(self, kind, owner)
     @cython.locals(by_owner=dict, table=dict)
     cpdef owned_by(self, kind, where, owner)
-    @cython.locals(piece=list, everyone=dict, own=dict, found=list)
+    @cython.locals(piece=list, everyone=dict, own=dict)
     cpdef moved(self, Py_ssize_t i, src)
     @cython.locals(owned=set, found=list)
     cpdef list _own(self, dict table, where)
@@ -30,7 +30,7 @@ cpdef list own_piece(GameFields g, Py_ssize_t i)
 @cython.locals(j=Py_ssize_t, x=Py_ssize_t)
 cpdef _take_out(list positions, Py_ssize_t i)
 
-@cython.locals(at=dict, mine=dict, table=dict, by_owner=dict, found=list, x=list, i=Py_ssize_t)
+@cython.locals(at=dict, mine=dict, table=dict, by_owner=dict, x=list, i=Py_ssize_t)
 cpdef tuple _grouped(list pieces)
 
 @cython.locals(ix=PieceIndex, table=dict, found=list)

@@ -215,7 +215,7 @@ def _positions_at(g, player, kd, where, mine):
 
     In no particular order: every caller reduces them (sums, counts, sorted values)."""
     ix = g.piece_index
-    if ix is None or not ix.checked:
+    if ix is None or not ix.checked:        # (_piece_index's own test, written out: a hot path)
         ix = _piece_index(g)
     table = ix.places_of(kd, player) if mine else ix.at.get(kd)
     if table is None:
@@ -315,16 +315,8 @@ class PieceIndex:
         if self.owned is None:          # every list is this index's own: the usual case, kept short
             _take_out(everyone[src], i)
             _take_out(own[src], i)
-            found = everyone.get(dst)
-            if found is None:
-                everyone[dst] = [i]
-            else:
-                found.append(i)
-            found = own.get(dst)
-            if found is None:
-                own[dst] = [i]
-            else:
-                found.append(i)
+            everyone.setdefault(dst, []).append(i)
+            own.setdefault(dst, []).append(i)
         else:
             _take_out(self._own(everyone, src), i)
             _take_out(self._own(own, src), i)
@@ -398,20 +390,12 @@ def _grouped(pieces: list) -> tuple:
         if table is None:
             table = at[kind] = {}
             mine[kind] = {}
-        found = table.get(where)
-        if found is None:
-            table[where] = [i]
-        else:
-            found.append(i)
+        table.setdefault(where, []).append(i)
         by_owner = mine[kind]
         table = by_owner.get(owner)
         if table is None:
             table = by_owner[owner] = {}
-        found = table.get(where)
-        if found is None:
-            table[where] = [i]
-        else:
-            found.append(i)
+        table.setdefault(where, []).append(i)
     return at, mine
 
 
@@ -472,7 +456,7 @@ def _room_left(slots_of, g, player, kind, w):
     if slots < 0:
         return 99
     ix = g.piece_index
-    if ix is None or not ix.checked:
+    if ix is None or not ix.checked:        # (as in _positions_at)
         ix = _piece_index(g)
     table = ix.at.get(kind)
     return slots - len(table.get(w, ())) if table is not None else slots

@@ -150,8 +150,10 @@ def build_rank_by(c, pos):
     """Rows ``[item, key1, key2, ...]`` -> items, best first: keys compared in order, larger wins."""
     def rank_by(g, player, rows):
         try:
-            if len(rows) < 2:       # nothing to order (Ys' areas hold 0 or 1 player more often than not)
-                return [r[0] for r in rows if _ROW_KEYS(r) is not None]     # (the key read as sorted reads it)
+            if len(rows) < 2:       # nothing to order (a place often holds 0 or 1 player)
+                for r in rows:
+                    _ROW_KEYS(r)    # the keys read as sorted reads them: a row that is not a list fails
+                return [r[0] for r in rows]
             return [r[0] for r in sorted(rows, key=_ROW_KEYS, reverse=True)]
         except TypeError:
             raise RuleRuntimeError("rank_by needs rows [item, number, ...]", pos)

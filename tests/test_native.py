@@ -246,7 +246,6 @@ def test_compile_says_why_it_cannot(cache, monkeypatch):
     assert "turned off" in done.stderr and "Traceback" not in done.stderr
 
 
-
 def test_the_engine_functions_a_rule_calls_are_called_through_c():
     # Ys calls room() and strength(), partials of prims_pieces' functions, and counts every list
     # it builds (runtime.counted): the generated source calls the cimported functions.
