@@ -96,7 +96,8 @@ class GreedyAgent(SeededAgent):
 
     # ------------------------------------------------------------ policies
     def _myopic(self, game, player, options):
-        """The option whose immediate result is best for ``player`` (no lookahead).
+        """The option whose immediate result is best for ``player`` (no lookahead), and the
+        copy of ``game`` it was applied to (None when no copy was made).
 
         A prompt for which doing nothing was best once in this search is answered with
         its null option again without evaluating (placing a worker or moving a token
@@ -106,34 +107,40 @@ class GreedyAgent(SeededAgent):
         if prompt in self._null_prompts:
             for opt in options:
                 if is_null(opt):
-                    return opt
+                    return opt, None
         if len(options) > self.max_myopic:
             nulls = [o for o in options if is_null(o)]
             others = [o for o in options if not is_null(o)]
             options = nulls + self.rng.sample(others, max(1, self.max_myopic - len(nulls)))
-        best, best_v = options[0], None
+        best, best_v, best_game = options[0], None, None
         for opt in options:
             c = game.clone(shared=True)
             c.apply(opt)
             v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
-                best, best_v = opt, v
+                best, best_v, best_game = opt, v, c
         if is_null(best):
             self._null_prompts.add(prompt)
-        return best
+        return best, best_game
 
     def _rollout(self, game, player, round_, horizon):
+        """Play ``game`` on with the default policy to the round's end or the horizon; the game
+        reached (the copy the myopic policy made of its choice is played on rather than
+        applying that choice again: the same state, one application fewer)."""
         s = game.s
         rng = self.rng
         for _ in range(horizon):
             if s.finished or s.round != round_:
-                return
+                break
             pend = s.pending
             options = pend["options"]
             if len(options) == 1:
                 opt = options[0]
             elif pend["player"] == player:
-                opt = self._myopic(game, player, options)
+                opt, played = self._myopic(game, player, options)
+                if played is not None:
+                    game, s = played, played.s
+                    continue
             else:
                 for opt in options:         # the first null option, else a random one
                     if opt in NULL_OPTIONS:
@@ -141,6 +148,7 @@ class GreedyAgent(SeededAgent):
                 else:
                     opt = options[rng.randrange(len(options))]
             game.apply(opt)
+        return game
 
     def option_values(self, game, player: int, options) -> dict:
         """Each option's value for ``player``: applied to a copy, played on to the round's end
@@ -151,7 +159,7 @@ class GreedyAgent(SeededAgent):
         for opt in options:
             c = game.clone(shared=True)
             c.apply(opt)
-            self._rollout(c, player, round_, horizon)
+            c = self._rollout(c, player, round_, horizon)
             out[opt] = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
         return out
 
