@@ -470,34 +470,36 @@ class MCTSAgent(SeededAgent):
         return False
 
     def _myopic(self, game, player, options):
+        """The option whose immediate result is best for ``player``, and the copy of ``game``
+        it was applied to (None when no copy was made)."""
         prompt = (player, game.s.pending["prompt"])
         if prompt in self._null_prompts:
             for opt in options:
                 if is_null(opt):
-                    return opt
+                    return opt, None
         memo = self._myopic_memo
         if memo is not None:
             key = (prompt, tuple(options))
             hit = memo.get(key)
             if hit is not None:
-                return hit
+                return hit, None
         # The searching player prefers doing something on ties (its alternatives are searched);
         # another player is modelled doing nothing unless acting pays at once (a free move whose
         # effect comes later -- moving the provost -- would otherwise be taken blindly).
         pen = self.null_penalty if player == self._me else -self.null_penalty
         learned = self._model is not None and self.policy_value == "learned"
-        best, best_v = options[0], None
+        best, best_v, best_game = options[0], None, None
         for opt in options:
             c = game.clone(shared=True)
             c.apply(opt)
             v = (self._margins(c)[player] if learned else self._margin(c, player)) - (pen if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
-                best, best_v = opt, v
+                best, best_v, best_game = opt, v, c
         if is_null(best):
             self._null_prompts.add(prompt)
         if memo is not None:
             memo[key] = best
-        return best
+        return best, best_game
 
     def _greedy_values(self, game, player, options) -> dict:
         """The greedy agent's value of each option for ``player`` (its one-ply rollouts to the round's end)."""
@@ -537,31 +539,47 @@ class MCTSAgent(SeededAgent):
         return best
 
     def _rollout(self, game, last_round):
-        s = game.s
+        """Play ``game`` on with the default policy to the end of ``last_round`` (or the
+        horizon); the game reached."""
         for _ in range(self.horizon):
+            s = game.s
             if s.finished or s.round > last_round:
-                return
-            pend = s.pending
-            options = pend["options"]
-            game.apply(options[0] if len(options) == 1 else self._default(game, pend["player"], options))
+                break
+            options = s.pending["options"]
+            if len(options) == 1:
+                game.apply(options[0])
+            else:
+                game = self._play_default(game, s.pending["player"], options)
+        return game
+
+    def _play_default(self, game, player, options):
+        """``game`` after the default policy's choice: the copy the myopic policy already
+        applied it to when it made one (the same state, one application fewer), else ``game``
+        with the choice applied."""
+        opt, played = self._default(game, player, options)
+        if played is not None:
+            return played
+        game.apply(opt)
+        return game
 
     def _default(self, game, player, options):
         """The default policy (the greedy agent's rollout policy): the searching player myopic,
-        the others "do nothing" (their null option, else a random one)."""
+        the others "do nothing" (their null option, else a random one).  The option, and the
+        copy of ``game`` it was already applied to (None when none was made)."""
         rng = self.rng
         if player == self._me:
             if self.own_turns == "greedy" and self._in_turns(game):
-                return self._turn_choice(game, player, options)
+                return self._turn_choice(game, player, options), None
             if self.policy == "myopic":
                 return self._myopic(game, player, options)
             busy = [o for o in options if not is_null(o)]
-            return busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]
+            return (busy[rng.randrange(len(busy))] if busy else options[rng.randrange(len(options))]), None
         if self.opponent_model == "greedy" and player < game.s.humans:
             if self._in_turns(game):
-                return self._turn_choice(game, player, options)
+                return self._turn_choice(game, player, options), None
             return self._myopic(game, player, options)
         opt = next((o for o in options if is_null(o)), None)
-        return opt if opt is not None else options[rng.randrange(len(options))]
+        return (opt if opt is not None else options[rng.randrange(len(options))]), None
 
     # ------------------------------------------------------------ search
     def choose(self, game, player: int) -> str:
@@ -630,14 +648,14 @@ class MCTSAgent(SeededAgent):
                 g.apply(opts[0])
                 continue
             if mover != player and self.opponents == "policy":
-                g.apply(self._default(g, mover, opts))
+                g = self._play_default(g, mover, opts)
                 continue
             children = node.children
             if node is root:
                 untried = [o for o in opts if o not in children]
             else:
                 if node.order is None:
-                    first = self._default(g, mover, opts)
+                    first = self._default(g, mover, opts)[0]
                     rest = [o for o in opts if o != first]
                     rng.shuffle(rest)
                     node.order = [first] + rest
@@ -676,7 +694,7 @@ class MCTSAgent(SeededAgent):
             path.append(node)
             taken.append(best)
         if not g.finished and g.s.round <= round_:
-            self._rollout(g, round_)
+            g = self._rollout(g, round_)
         values = self._values(g, base)
         for nd, edge in zip(path, [None] + taken):
             nd.n += 1
