@@ -25,7 +25,7 @@ def test_figure_is_the_difference_per_game(monkeypatch):
     monkeypatch.setattr(bi, "_child", lambda tree, ruleset, games, players, cache, under_valgrind, greedy=False:
                         calls.append(("fill", games, cache, under_valgrind)) or "")
     monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, games, players, cache, greedy=False:
-                        calls.append(("count", games, cache)) or counts[games])
+                        calls.append(("count", games, cache)) or (counts[games], None))
     assert bi.measure(bi.ROOT, "ys", 4, 4) == {"games": 4, "players": 4, "load_minstr": 1000,
                                                "minstr_per_game": 100.0}
     # The cache is filled outside valgrind first; both counted runs then load from it.
@@ -39,6 +39,16 @@ def test_the_greedy_work_plays_the_first_decisions_of_a_greedy_game():
                            bi.ROOT, "caylus", "3", "4", "greedy"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "GreedyAgent"]
+    assert bi._DECISIONS.search(done.stderr).group(1) == "3"
+
+
+def test_a_greedy_figure_is_per_decision_played(monkeypatch):
+    # Asked for 500 decisions of a game that ended after 400: the work is divided by 400.
+    runs = {0: (1_000_000_000, 0), 500: (5_000_000_000, 400)}
+    monkeypatch.setattr(bi, "_child", lambda *a, **k: "")
+    monkeypatch.setattr(bi, "_instructions", lambda tree, ruleset, n, players, cache, greedy=False: runs[n])
+    assert bi.measure_greedy(bi.ROOT, "caylus", 500, 4) == {
+        "greedy_decisions": 400, "players": 4, "load_minstr": 1000, "minstr_per_decision": 10.0}
 
 
 def test_games_must_be_positive(capsys):

@@ -31,6 +31,7 @@ import tempfile
 RULESETS = ("caylus", "caylus1303", "ys")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+_DECISIONS = re.compile(r"provost-bench decisions: (\d+)")
 
 
 # The measured work, run inside valgrind from a checkout given as argv[1] (so a past commit's engine can
@@ -54,6 +55,8 @@ if sys.argv[5:] == ["greedy"]:
             break
         seat = g.s.pending["player"]
         g.apply(agents[seat].choose(g, seat))
+    # The game may end before N decisions: the figure is per decision played.
+    sys.stderr.write("provost-bench decisions: %d\\n" % g.s.decisions)
 else:
     for seed in range(int(sys.argv[3])):
         g = Game.new(rs, players=players, seed=seed)
@@ -82,34 +85,43 @@ def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_
     return done.stderr
 
 
-def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str, greedy: bool = False) -> int:
+def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str,
+                  greedy: bool = False) -> tuple[int, int | None]:
+    """The instructions of one run, and with ``greedy`` the decisions it played."""
     report = _child(tree, ruleset, games, players, cache, under_valgrind=True, greedy=greedy)
     found = _COLLECTED.search(report)
     if found is None:
         raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
-    return int(found.group(1))
+    played = _DECISIONS.search(report) if greedy else None
+    return int(found.group(1)), int(played.group(1)) if played else None
 
 
-def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tuple[int, int]:
-    """Instructions of the run without the measured work and with it (``n`` games or decisions)."""
+def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tuple[int, int, int | None]:
+    """Instructions of the run without the measured work and with it (``n`` games or decisions),
+    and with ``greedy`` the decisions the measured run played (fewer than ``n`` if the game ended)."""
     with tempfile.TemporaryDirectory(prefix="provost-bench-") as cache:
         os.chmod(cache, 0o700)
         _child(tree, ruleset, 0, players, cache, under_valgrind=False, greedy=greedy)
-        return (_instructions(tree, ruleset, 0, players, cache, greedy),
-                _instructions(tree, ruleset, n, players, cache, greedy))
+        base = _instructions(tree, ruleset, 0, players, cache, greedy)[0]
+        total, played = _instructions(tree, ruleset, n, players, cache, greedy)
+        return base, total, played
 
 
 def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
-    base, total = _counts(tree, ruleset, games, players, False)
+    base, total, _ = _counts(tree, ruleset, games, players, False)
     return {"games": games, "players": players, "load_minstr": round(base / 1e6),
             "minstr_per_game": round((total - base) / games / 1e6, 1)}
 
 
 def measure_greedy(tree: str, ruleset: str, decisions: int, players: int) -> dict:
-    """Instructions a decision over the first ``decisions`` of a game of greedy agents."""
-    base, total = _counts(tree, ruleset, decisions, players, True)
-    return {"greedy_decisions": decisions, "players": players, "load_minstr": round(base / 1e6),
-            "minstr_per_decision": round((total - base) / decisions / 1e6, 1)}
+    """Instructions a decision over the first ``decisions`` of a game of greedy agents (all of
+    them when the game ends before; ``greedy_decisions`` says how many were played)."""
+    base, total, played = _counts(tree, ruleset, decisions, players, True)
+    played = decisions if played is None else played     # a checkout whose child does not say
+    if played < 1:
+        raise RuntimeError("the greedy game of %s played no decision" % ruleset)
+    return {"greedy_decisions": played, "players": players, "load_minstr": round(base / 1e6),
+            "minstr_per_decision": round((total - base) / played / 1e6, 1)}
 
 
 def main(argv=None) -> int:
@@ -134,8 +146,10 @@ def main(argv=None) -> int:
         if args.greedy is not None:
             out[name] = r = measure_greedy(os.path.abspath(args.tree), name, args.greedy, args.players)
             if not args.json:
-                print("%-10s %2d players  %7.1f M instructions a greedy decision (first %d; load %d M)"
-                      % (name, args.players, r["minstr_per_decision"], args.greedy, r["load_minstr"]), flush=True)
+                which = ("first %d" % args.greedy if r["greedy_decisions"] == args.greedy
+                         else "all %d of the game" % r["greedy_decisions"])
+                print("%-10s %2d players  %7.1f M instructions a greedy decision (%s; load %d M)"
+                      % (name, args.players, r["minstr_per_decision"], which, r["load_minstr"]), flush=True)
             continue
         out[name] = r = measure(os.path.abspath(args.tree), name, args.games, args.players)
         if not args.json:
