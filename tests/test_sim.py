@@ -382,3 +382,46 @@ def _reading(thread) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+def test_ctrl_c_in_a_pool_is_raised_by_the_loop_not_inside_wait(monkeypatch):
+    # A KeyboardInterrupt raised inside concurrent.futures.wait, while it took the futures' locks
+    # one by one, left them held: the pool's manager thread blocked on one and the interpreter
+    # never exited. While the pool works SIGINT only sets a flag; the loop raises KeyboardInterrupt
+    # between waits, stops the pool, and gives SIGINT's handler back.
+    import concurrent.futures
+    import threading
+
+    from provost.interpreter.gamelog import load_rules
+    from provost.tools.sim.runner import LocalBackend, SimSpec, make_tasks
+
+    real_wait = concurrent.futures.wait
+    sent, cut = [], []
+
+    def wait_with_a_ctrl_c(fs, timeout=None, return_when=concurrent.futures.ALL_COMPLETED):
+        if not sent:
+            sent.append(os.kill(os.getpid(), signal.SIGINT))
+        try:
+            time.sleep(0.05)        # the handler runs here, as it could amid the real wait's locking
+        except KeyboardInterrupt:
+            cut.append(True)
+            raise
+        return real_wait(fs, timeout, return_when)
+
+    monkeypatch.setattr(concurrent.futures, "wait", wait_with_a_ctrl_c)
+    specs = [SimSpec(load_rules("caylus"), 3, ("random",) * 3, 1)]
+    got = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            LocalBackend(2).run(specs, make_tasks(specs, 200, 2), lambda k, records: got.extend(records))
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert sent and not cut, "Ctrl-C was raised inside wait()"
+    assert len(got) < 200
+    assert not multiprocessing.active_children()
+    for t in threading.enumerate():
+        if type(t).__name__ == "_ExecutorManagerThread":
+            t.join(10)
+            assert not t.is_alive(), "the pool's manager thread still runs"
