@@ -92,8 +92,13 @@ def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str,
     found = _COLLECTED.search(report)
     if found is None:
         raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
-    played = _DECISIONS.search(report) if greedy else None
-    return int(found.group(1)), int(played.group(1)) if played else None
+    if not greedy:
+        return int(found.group(1)), None
+    played = _DECISIONS.search(report)
+    if played is None:
+        raise RuntimeError("the greedy game of %s did not say how many decisions it played: %s"
+                           % (ruleset, report.strip()[-400:]))
+    return int(found.group(1)), int(played.group(1))
 
 
 def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tuple[int, int, int | None]:
@@ -117,9 +122,6 @@ def measure_greedy(tree: str, ruleset: str, decisions: int, players: int) -> dic
     """Instructions a decision over the first ``decisions`` of a game of greedy agents (all of
     them when the game ends before; ``greedy_decisions`` says how many were played)."""
     base, total, played = _counts(tree, ruleset, decisions, players, True)
-    played = decisions if played is None else played     # a checkout whose child does not say
-    if played < 1:
-        raise RuntimeError("the greedy game of %s played no decision" % ruleset)
     return {"greedy_decisions": played, "players": players, "load_minstr": round(base / 1e6),
             "minstr_per_decision": round((total - base) / played / 1e6, 1)}
 

@@ -275,20 +275,33 @@ def _quiet_pool_threads() -> None:
     threading.excepthook = hook
 
 
-class _SigintIgnored:
-    """While cleaning up after a Ctrl-C, a second Ctrl-C must not cut the cleanup (or print a traceback)."""
+class _SigintSwapped:
+    """SIGINT handled by ``handler()`` inside the block, its handler before given back after.
+    Outside the main thread (where handlers cannot be set) nothing changes."""
+
+    def handler(self):
+        raise NotImplementedError
 
     def __enter__(self):
         try:
-            self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            self._old = signal.signal(signal.SIGINT, self.handler())
+            self._swapped = True
         except ValueError:  # not the main thread
-            self.old = None
+            self._swapped = False
         return self
 
     def __exit__(self, *exc):
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
+        if self._swapped:
+            # (None: a handler set outside Python, which cannot be set again: Python's default)
+            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
         return False
+
+
+class _SigintIgnored(_SigintSwapped):
+    """While cleaning up after a Ctrl-C, a second Ctrl-C must not cut the cleanup (or print a traceback)."""
+
+    def handler(self):
+        return signal.SIG_IGN
 
 
 class _SigintDeferred:
@@ -311,7 +324,7 @@ class _SigintDeferred:
         return False
 
 
-class _SigintAsStop:
+class _SigintAsStop(_SigintSwapped):
     """Ctrl-C while the pool works only sets ``requested``; the loop reads it between waits and
     raises KeyboardInterrupt itself, outside any lock.
 
@@ -319,29 +332,17 @@ class _SigintAsStop:
     while it took the futures' locks one by one: the ones taken stayed held, the pool's manager
     thread blocked on one while the pool stopped, and the interpreter waited for that thread at
     exit (seen: 1 interrupted sim in 20 on a busy machine printed its report and never ended).
-    Nothing changes where SIGINT is ignored or outside the main thread (the caller's handling).
+    Where SIGINT is ignored (a job started in the background) it stays ignored.
     """
 
-    def __init__(self):
-        self.requested = False
-        self._installed = False
+    requested = False
 
-    def _handle(self, signum, frame):
+    def handler(self):
+        ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        return signal.SIG_IGN if ignored else self._request
+
+    def _request(self, signum, frame):
         self.requested = True
-
-    def __enter__(self):
-        try:
-            if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-                self._old = signal.signal(signal.SIGINT, self._handle)
-                self._installed = True
-        except ValueError:  # not the main thread
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        if self._installed:
-            signal.signal(signal.SIGINT, self._old if self._old is not None else signal.default_int_handler)
-        return False
 
 
 #: How often the pool's loop looks for a Ctrl-C while no batch ends (seconds).
