@@ -13,7 +13,7 @@ from provost.dsl.loader import Ruleset
 
 from . import nodes as N
 from . import native
-from .codecache import CodeCache, program_key
+from .codecache import CodeCache, interpreter_digest, program_key
 from .effects import EffectCompiler, block_entry
 from .expressions import NOT_STATIC, ExprCompiler, RuleRuntimeError, TableRef
 
@@ -114,6 +114,9 @@ class Program:
         code_cache = self.expr.code_cache
         #: Every generated function of the build came from the rules compiled ahead of time (native.py).
         self.compiled_ahead = code_cache is not None and code_cache.native is not None and code_cache.native.complete
+        #: (generated units taken compiled, from this program's module or shared with a shipped
+        #: one, units built): a variant runs most of its units compiled (native.SharedUnits).
+        self.units_compiled = code_cache.counts() if code_cache is not None else (0, 0)
         if code_cache is not None:
             code_cache.close()
             self.expr.code_cache = None     # what is compiled later (on demand) is not in build order
@@ -430,7 +433,7 @@ def native_source(rs: Ruleset) -> tuple[str, str]:
     recorder = native.Recorder()
     Program(rs, recorder)
     key = program_key(rs.digest, rs.name, rs.variant)
-    return key, native.module_source(key, recorder.units)
+    return key, native.module_source(key, recorder.units, interpreter_digest())
 
 
 def compile_native(rs: Ruleset) -> str:

@@ -103,30 +103,44 @@ def make_functions(defs: list, namespace: dict, where: str, cache=None, prepare=
     Returns name -> function; each is also put in ``namespace``, so the functions may call
     one another.  ``namespace`` holds the builtins of ``BUILTINS`` and nothing else of Python's.
     ``cache`` (a `provost.interpreter.codecache.CodeCache`) has the functions when the rules
-    were compiled ahead of time (interpreter/native.py), or the code when these trees were
-    checked and compiled by an earlier build of the same rules, and keeps it otherwise.
-    ``prepare(def)`` rewrites each tree before it is compiled (not when the code comes from
-    the cache: it must not change the functions' names)."""
+    were compiled ahead of time (interpreter/native.py) or a shipped module holds a unit of the
+    same source, or the code when these trees were checked and compiled by an earlier build of
+    the same rules, and keeps it otherwise.  ``prepare(def)`` rewrites each tree before it is
+    compiled (not when the code comes from the cache: it must not change the functions' names)."""
     names = tuple(d.name for d in defs)
     namespace["__builtins__"] = BUILTINS
     if cache is not None and cache.native is not None:
         made = cache.native.functions(where, names, namespace)
         if made is not None:
             return made
-    codes = cache.codes(where, names) if cache is not None else None
-    if codes is None:
-        if prepare is not None:
-            for d in defs:
-                prepare(d)
-        module = ast.Module(body=defs, type_ignores=[])
-        check_closed(module)            # and gives the nodes their positions
+    unit = cache.codes(where, names) if cache is not None else None
+    if unit is None:
+        module = _checked(defs, prepare)
         code = compile(module, where, "exec", dont_inherit=True)
         codes = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
         if cache is not None:
-            cache.keep(where, names, codes)
+            unit = cache.keep(where, names, codes)
             if cache.recorder is not None:
                 cache.recorder.record(where, defs, namespace)
+    else:
+        codes = dict(zip(names, unit[2]))
+        if cache.shared and unit[3] is None:
+            _checked(defs, prepare)         # the source is written from the checked, prepared trees
+    if cache is not None and cache.shared:
+        made = cache.shared.functions(cache.digest(unit, defs, namespace), names, namespace)
+        if made is not None:
+            return made
     made = {}
     for name in names:
         made[name] = namespace[name] = types.FunctionType(codes[name], namespace, name)
     return made
+
+
+def _checked(defs: list, prepare) -> ast.Module:
+    """The ``def``s prepared and checked, as a module."""
+    if prepare is not None:
+        for d in defs:
+            prepare(d)
+    module = ast.Module(body=defs, type_ignores=[])
+    check_closed(module)            # and gives the nodes their positions
+    return module

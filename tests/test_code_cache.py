@@ -103,8 +103,8 @@ def test_a_unit_of_other_rules_is_never_taken(cache, monkeypatch):
     [path] = [f for f in cache.iterdir() if f.name.startswith("code-")]
     # The file's third unit says it was compiled somewhere else: units from there on are compiled.
     fmt, units = marshal.loads(path.read_bytes())
-    where, names, codes = units[2]
-    units[2] = ("<rules 1:1>", names, codes)
+    where, names, codes, digest = units[2]
+    units[2] = ("<rules 1:1>", names, codes, digest)
     path.write_bytes(marshal.dumps((fmt, units)))
     checked = _compiles(monkeypatch)
     assert _units(rs, monkeypatch) == fresh
@@ -113,9 +113,12 @@ def test_a_unit_of_other_rules_is_never_taken(cache, monkeypatch):
 
 def test_well_formed_but_foreign_contents_are_refused():
     code = compile("1", "<x>", "eval")
-    assert codecache._entries(marshal.dumps((codecache._FORMAT, [("<rules 1:1>", ("_f0",), (code,))]))) != []
-    for doc in [[1, 2], (codecache._FORMAT + 1, []), (codecache._FORMAT, [("w", ("_f0",), ("not code",))]),
-                (codecache._FORMAT, [("w", ("_f0", "_f1"), (code,))]), (codecache._FORMAT, {"w": 1})]:
+    for digest in (None, "d" * 32):
+        assert codecache._entries(marshal.dumps((codecache._FORMAT, [("<rules 1:1>", ("_f0",), (code,), digest)]))) \
+            == [["<rules 1:1>", ("_f0",), (code,), digest]]
+    for doc in [[1, 2], (codecache._FORMAT + 1, []), (codecache._FORMAT, [("w", ("_f0",), ("not code",), None)]),
+                (codecache._FORMAT, [("w", ("_f0", "_f1"), (code,), None)]), (codecache._FORMAT, {"w": 1}),
+                (codecache._FORMAT, [("w", ("_f0",), (code,))]), (codecache._FORMAT, [("w", ("_f0",), (code,), 7)])]:
         assert codecache._entries(marshal.dumps(doc)) == []
     assert codecache._entries(b"") == [] and codecache._entries(None) == []
 

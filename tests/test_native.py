@@ -212,9 +212,9 @@ def test_no_module_is_taken_beside_an_engine_run_from_its_source(monkeypatch):
 
 def test_units_are_taken_in_build_order_and_none_after_the_first_that_differs():
     made = []
-    module = types.SimpleNamespace(UNITS=(("<rules 1:1>", ("_f0",), lambda ns: (made.append(ns) or "a",)),
-                                          ("<rules 2:1>", ("_f1",), lambda ns: ("b",)),
-                                          ("<rules 3:1>", ("_f2",), lambda ns: ("c",))))
+    module = types.SimpleNamespace(UNITS=(("<rules 1:1>", ("_f0",), lambda ns: (made.append(ns) or "a",), "d0"),
+                                          ("<rules 2:1>", ("_f1",), lambda ns: ("b",), "d1"),
+                                          ("<rules 3:1>", ("_f2",), lambda ns: ("c",), "d2")))
     units = native.NativeUnits(module)
     ns: dict = {"_k0": 1}
     assert units.functions("<rules 1:1>", ("_f0",), ns) == {"_f0": "a"} and ns["_f0"] == "a" and made == [ns]
@@ -223,10 +223,73 @@ def test_units_are_taken_in_build_order_and_none_after_the_first_that_differs():
     assert not units.complete
 
 
+@pytest.mark.parametrize("name, variant, players", [("ys", None, 2), ("ys", "express", 4),
+                                                    ("caylus", "simplified_favor", 4), ("caylus1303", "first_game", 3)])
+def test_a_variant_runs_the_units_it_shares_with_a_shipped_module_compiled(name, variant, players, monkeypatch):
+    base = load_checked(name)
+    if native.load(program_key(base.digest, base.name, base.variant)) is None:
+        pytest.skip("installed without compiling the rules (no C compiler, or PROVOST_PURE_PYTHON)")
+    rs = load_checked(name, variant=variant, players=players)
+    assert rs.variant and native.load(program_key(rs.digest, rs.name, rs.variant)) is None
+    prog = Program(rs)
+    compiled, units = prog.units_compiled
+    assert not prog.compiled_ahead and units > 100 and compiled >= 0.9 * units
+    assert _games(rs, prog, players, range(3)) == _games(rs, _bytecode_program(rs, monkeypatch), players, range(3))
+
+
+def test_a_rule_file_of_ones_own_on_a_shipped_game_shares_its_units(tmp_path, cache, monkeypatch):
+    base = load_checked("caylus")
+    if native.load(program_key(base.digest, base.name, base.variant)) is None:
+        pytest.skip("installed without compiling the rules (no C compiler, or PROVOST_PURE_PYTHON)")
+    mine = tmp_path / "caylus.dear_favor.rules"
+    mine.write_text('variant dear_favor "Dear favor" extends caylus:\n'
+                    '    replace effect favor(n):\n'
+                    '        gain 2 * n pp\n')
+    rs = load_checked("caylus", variant=str(mine))
+    first = Program(rs)
+    compiled, units = first.units_compiled
+    assert compiled >= 0.9 * units and compiled < units         # the changed favor is bytecode
+    # The cache keeps each unit's digest: the next build finds the shared units without writing
+    # their source again.
+    monkeypatch.setattr(native, "record_unit", lambda *a: pytest.fail("source written again"))
+    again = Program(rs)
+    assert again.units_compiled == (compiled, units)
+    assert _games(rs, again, 4, range(2)) == _games(rs, _bytecode_program(rs, monkeypatch), 4, range(2))
+
+
+def test_a_shared_unit_is_taken_only_with_the_same_names_and_a_namespace_its_factory_accepts():
+    def refuses(ns):
+        raise TypeError("_k0")
+    shared = native.SharedUnits(None)
+    assert not shared
+    shared._factories = {"d0": (("_f0",), lambda ns: ("a",)), "d1": (("_f1",), refuses)}
+    ns: dict = {}
+    assert shared.functions("d0", ("_f0",), ns) == {"_f0": "a"} and ns["_f0"] == "a"
+    assert shared.functions("d0", ("_f9",), {}) is None         # other names: not this unit
+    assert shared.functions("d1", ("_f1",), {}) is None         # a namespace of other types
+    assert shared.functions("dx", ("_f0",), {}) is None
+    assert shared.taken == 1
+
+
+def test_a_units_digest_is_that_of_its_source_wherever_it_stands_in_the_rules(own_rules):
+    recorder = native.Recorder()
+    Program(own_rules, recorder)
+    source = native.module_source("k" * 32, recorder.units, "i" * 64)
+    namespace: dict = {}
+    exec(compile(source.replace("from cython.cimports.", "from "), "<unit>", "exec"), namespace)
+    listed = [u[3] for u in namespace["UNITS"]]
+    assert listed == [native.unit_digest(u) for u in recorder.units]
+    where, names, refs, sources, direct = recorder.units[0]
+    assert native.unit_digest(("<rules 99:1>", names, refs, sources, direct)) == listed[0]
+    assert native.unit_digest((where, names, refs, [sources[0].replace("return", "return 1 +", 1)], direct)) \
+        != listed[0]
+    assert namespace["INTERPRETER"] == "i" * 64
+
+
 def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
     recorder = native.Recorder()
     Program(own_rules, recorder)
-    source = native.module_source("k" * 32, recorder.units)
+    source = native.module_source("k" * 32, recorder.units, "i" * 64)
     compile(source, "<native>", "exec")         # Python, as Cython reads it
     # The only imports are the header's: the engine's Game, whose layout types ``g``, and the
     # engine's functions the rules call through C.
@@ -251,7 +314,7 @@ def test_the_engine_functions_a_rule_calls_are_called_through_c():
     # it builds (runtime.counted): the generated source calls the cimported functions.
     recorder = native.Recorder()
     Program(load_checked("ys"), recorder)
-    source = native.module_source("k" * 32, recorder.units)
+    source = native.module_source("k" * 32, recorder.units, "i" * 64)
     assert "_c_prims_pieces__room_left(_k" in source and "_c_prims_pieces__reduced(_k" in source
     assert "_c_runtime_counted(g, " in source
     # The free squares of the board, an option's domain written as a comprehension over
@@ -272,7 +335,7 @@ def test_a_direct_call_computes_what_the_call_it_replaces_does_and_checks_its_fu
     recorder = native.Recorder()
     recorder.record("<rules 1:1>", tree.body, {"_k0": functools.partial(prims_pieces._room_left, slots),
                                                "_k1": runtime.counted})
-    source = native.module_source("k" * 32, recorder.units)
+    source = native.module_source("k" * 32, recorder.units, "i" * 64)
     assert "_c_prims_pieces__room_left(_k0_0, g, " in source and "_c_runtime_counted(g, " in source
     # Run as Python, the cimports as imports of the same functions.
     namespace: dict = {}

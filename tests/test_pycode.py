@@ -83,6 +83,7 @@ def test_prepare_rewrites_trees_that_are_compiled_and_never_code_from_the_cache(
     # comes from the cache, and must not change what the functions are called.
     class Cache:
         native = recorder = None        # no rules compiled ahead of time, no sources recorded
+        shared = ()                     # no shipped module's units to share
 
         def __init__(self):
             self.kept = {}
@@ -91,7 +92,8 @@ def test_prepare_rewrites_trees_that_are_compiled_and_never_code_from_the_cache(
             return self.kept.get((where, names))
 
         def keep(self, where, names, codes):
-            self.kept[(where, names)] = codes
+            unit = self.kept[(where, names)] = [where, names, tuple(codes[n] for n in names), None]
+            return unit
 
     prepared = []
     cache = Cache()

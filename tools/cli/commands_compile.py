@@ -3,9 +3,11 @@
 The program's generated functions are written out as one module and compiled with Cython and
 the C compiler into the user's cache directory, where every later build of the same rules by
 the same interpreter takes them (interpreter/native.py): the rules then play in about a fifth
-fewer instructions.  The shipped rulesets without a variant are compiled by ``pip install``;
-this command is for variants, player counts with rules of their own, and rule files of your
-own.  It prints the module's path; rules that cannot be compiled here (no Cython, no C
+fewer instructions.  The shipped rulesets without a variant are compiled by ``pip install``,
+and variants, player counts with rules of their own and rule files written on top of a shipped
+game take every unit they share with those modules (native.SharedUnits); this command
+compiles all of a program's units, the ones a variant changes too, and rule files of games of
+your own.  It prints the module's path; rules that cannot be compiled here (no Cython, no C
 compiler, no private cache directory) are a usage error (exit 2), and still play as before.
 """
 from __future__ import annotations

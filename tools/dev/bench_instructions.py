@@ -4,6 +4,8 @@
     python -m provost.tools.dev.bench_instructions ys --games 20 --json
     git worktree add /tmp/before HEAD~5 && python -m provost.tools.dev.bench_instructions --tree /tmp/before   # a past engine
     python -m provost.tools.dev.bench_instructions ys --greedy 12    # the first 12 decisions of a greedy game
+    python -m provost.tools.dev.bench_instructions ys --players 2    # the rules for 2 players, as `provost play` picks them
+    python -m provost.tools.dev.bench_instructions caylus --variant simplified_favor
 
 Wall-clock and even CPU-time rates move by 10-30% when other processes share the cores (caches,
 hyper-threads, frequency); the number of instructions the interpreter executes for the same seeded
@@ -35,7 +37,8 @@ _DECISIONS = re.compile(r"provost-bench decisions: (\d+)")
 
 
 # The measured work, run inside valgrind from a checkout given as argv[1] (so a past commit's engine can
-# be measured with today's tool): load the rules, create a game, then argv[3] random games.
+# be measured with today's tool): load the rules (argv[5] the variant, or ""; the rules for argv[4]
+# players, as `provost play` picks them), create a game, then argv[3] random games.
 _CHILD = """
 import random, sys, types
 # The checkout as the provost package without installing it (its folders are provost's subpackages).
@@ -44,10 +47,10 @@ provost = sys.modules["provost"] = types.ModuleType("provost")
 provost.__path__ = [sys.argv[1]]
 from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
-rs = load_checked(sys.argv[2])
 players = int(sys.argv[4])
+rs = load_checked(sys.argv[2], variant=sys.argv[5] or None, players=players)
 g = Game.new(rs, players=players, seed=0)
-if sys.argv[5:] == ["greedy"]:
+if sys.argv[6:] == ["greedy"]:
     from provost.interpreter.agents import make_agent
     agents = [make_agent("greedy", 0, seat) for seat in range(players)]
     for _ in range(int(sys.argv[3])):
@@ -68,10 +71,11 @@ else:
 
 
 def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_valgrind: bool,
-           greedy: bool = False) -> str:
+           greedy: bool = False, variant: str | None = None) -> str:
     """Run the measured work (inside valgrind, or not to fill the cache); valgrind's report.
     ``games``: random games, or with ``greedy`` decisions of a greedy game."""
-    cmd = [sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players)] + (["greedy"] if greedy else [])
+    cmd = [sys.executable, "-c", _CHILD, tree, ruleset, str(games), str(players), variant or ""] \
+        + (["greedy"] if greedy else [])
     if under_valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.devnull] + cmd
     # Both measured runs load the rules from the same cache, filled beforehand, so that their
@@ -86,9 +90,9 @@ def _child(tree: str, ruleset: str, games: int, players: int, cache: str, under_
 
 
 def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str,
-                  greedy: bool = False) -> tuple[int, int | None]:
+                  greedy: bool = False, variant: str | None = None) -> tuple[int, int | None]:
     """The instructions of one run, and with ``greedy`` the decisions it played."""
-    report = _child(tree, ruleset, games, players, cache, under_valgrind=True, greedy=greedy)
+    report = _child(tree, ruleset, games, players, cache, under_valgrind=True, greedy=greedy, variant=variant)
     found = _COLLECTED.search(report)
     if found is None:
         raise RuntimeError("valgrind failed for %s: %s" % (ruleset, report.strip()[-400:]))
@@ -101,28 +105,29 @@ def _instructions(tree: str, ruleset: str, games: int, players: int, cache: str,
     return int(found.group(1)), int(played.group(1))
 
 
-def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool) -> tuple[int, int, int | None]:
+def _counts(tree: str, ruleset: str, n: int, players: int, greedy: bool,
+            variant: str | None = None) -> tuple[int, int, int | None]:
     """Instructions of the run without the measured work and with it (``n`` games or decisions),
     and with ``greedy`` the decisions the measured run played (fewer than ``n`` if the game ended)."""
     with tempfile.TemporaryDirectory(prefix="provost-bench-") as cache:
         os.chmod(cache, 0o700)
-        _child(tree, ruleset, 0, players, cache, under_valgrind=False, greedy=greedy)
-        base = _instructions(tree, ruleset, 0, players, cache, greedy)[0]
-        total, played = _instructions(tree, ruleset, n, players, cache, greedy)
+        _child(tree, ruleset, 0, players, cache, under_valgrind=False, greedy=greedy, variant=variant)
+        base = _instructions(tree, ruleset, 0, players, cache, greedy, variant)[0]
+        total, played = _instructions(tree, ruleset, n, players, cache, greedy, variant)
         return base, total, played
 
 
-def measure(tree: str, ruleset: str, games: int, players: int) -> dict:
-    base, total, _ = _counts(tree, ruleset, games, players, False)
-    return {"games": games, "players": players, "load_minstr": round(base / 1e6),
+def measure(tree: str, ruleset: str, games: int, players: int, variant: str | None = None) -> dict:
+    base, total, _ = _counts(tree, ruleset, games, players, False, variant)
+    return {"games": games, "players": players, "variant": variant, "load_minstr": round(base / 1e6),
             "minstr_per_game": round((total - base) / games / 1e6, 1)}
 
 
-def measure_greedy(tree: str, ruleset: str, decisions: int, players: int) -> dict:
+def measure_greedy(tree: str, ruleset: str, decisions: int, players: int, variant: str | None = None) -> dict:
     """Instructions a decision over the first ``decisions`` of a game of greedy agents (all of
     them when the game ends before; ``greedy_decisions`` says how many were played)."""
-    base, total, played = _counts(tree, ruleset, decisions, players, True)
-    return {"greedy_decisions": played, "players": players, "load_minstr": round(base / 1e6),
+    base, total, played = _counts(tree, ruleset, decisions, players, True, variant)
+    return {"greedy_decisions": played, "players": players, "variant": variant, "load_minstr": round(base / 1e6),
             "minstr_per_decision": round((total - base) / played / 1e6, 1)}
 
 
@@ -130,7 +135,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_instructions", description=__doc__.split("\n")[0])
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=4, help="the player count, and the rules for it (default 4)")
+    ap.add_argument("--variant", metavar="NAME", help="a variant of each ruleset (A+B for several)")
     ap.add_argument("--greedy", type=int, metavar="N",
                     help="measure the first N decisions of a game of greedy agents instead of random games")
     ap.add_argument("--tree", default=ROOT, help="the checkout whose engine is measured (default: this one)")
@@ -145,18 +151,19 @@ def main(argv=None) -> int:
         return 2
     out = {}
     for name in args.rulesets:
+        label = "%s --variant %s" % (name, args.variant) if args.variant else name
         if args.greedy is not None:
-            out[name] = r = measure_greedy(os.path.abspath(args.tree), name, args.greedy, args.players)
+            out[name] = r = measure_greedy(os.path.abspath(args.tree), name, args.greedy, args.players, args.variant)
             if not args.json:
                 which = ("first %d" % args.greedy if r["greedy_decisions"] == args.greedy
                          else "all %d of the game" % r["greedy_decisions"])
                 print("%-10s %2d players  %7.1f M instructions a greedy decision (%s; load %d M)"
-                      % (name, args.players, r["minstr_per_decision"], which, r["load_minstr"]), flush=True)
+                      % (label, args.players, r["minstr_per_decision"], which, r["load_minstr"]), flush=True)
             continue
-        out[name] = r = measure(os.path.abspath(args.tree), name, args.games, args.players)
+        out[name] = r = measure(os.path.abspath(args.tree), name, args.games, args.players, args.variant)
         if not args.json:
             print("%-10s %2d players  %7.1f M instructions a random game  (load %d M)"
-                  % (name, args.players, r["minstr_per_game"], r["load_minstr"]), flush=True)
+                  % (label, args.players, r["minstr_per_game"], r["load_minstr"]), flush=True)
     if args.json:
         print(json.dumps(out, indent=1))
     return 0
