@@ -13,9 +13,9 @@ from the first unit that differs on, then writes the list again.
 
 When the rules were compiled ahead of time (native.py), the units come from that module
 instead, and nothing is read or written here unless a unit differs.  Rules with no module of
-their own take each unit a shipped module holds, found by the digest of its source
-(`native.SharedUnits`): the cache keeps that digest beside the unit's code, so a build from the
-cache finds the shared units without writing their source again (about 200 ms for Ys).
+their own take each unit a shipped module holds, found by its digest (`native.SharedUnits`): the
+cache keeps that digest beside the unit's code, so a build from the cache finds the shared units
+without preparing and digesting the trees again.
 
 Format: ``marshal``, Python's own format for compiled code (what ``.pyc`` files hold), read
 under `provost.dsl.usercache`'s rules: the user's private cache directory only, no links, a
@@ -116,10 +116,10 @@ class CodeCache:
         return unit
 
     def digest(self, unit: list, defs: list, namespace: dict) -> str:
-        """The digest of the unit's source as a native module writes it (its trees prepared),
-        kept in the cache from the first time it is needed."""
+        """The unit's digest as a native module lists it (`native.unit_digest`, its trees
+        prepared), kept in the cache from the first time it is needed."""
         if unit[3] is None:
-            unit[3] = native.unit_digest(native.record_unit(unit[0], defs, namespace))
+            unit[3] = native.unit_digest(defs, namespace)
             self._changed = True
         return unit[3]
 

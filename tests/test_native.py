@@ -3,6 +3,8 @@ every function taken from the module built for these rules and this interpreter,
 taken from a file that is not what it claims or not where it should be."""
 from __future__ import annotations
 
+import ast
+import copy
 import hashlib
 import importlib.util
 import json
@@ -249,9 +251,9 @@ def test_a_rule_file_of_ones_own_on_a_shipped_game_shares_its_units(tmp_path, ca
     first = Program(rs)
     compiled, units = first.units_compiled
     assert compiled >= 0.9 * units and compiled < units         # the changed favor is bytecode
-    # The cache keeps each unit's digest: the next build finds the shared units without writing
-    # their source again.
-    monkeypatch.setattr(native, "record_unit", lambda *a: pytest.fail("source written again"))
+    # The cache keeps each unit's digest: the next build finds the shared units without
+    # digesting the trees again.
+    monkeypatch.setattr(native, "unit_digest", lambda *a: pytest.fail("digested again"))
     again = Program(rs)
     assert again.units_compiled == (compiled, units)
     assert _games(rs, again, 4, range(2)) == _games(rs, _bytecode_program(rs, monkeypatch), 4, range(2))
@@ -271,19 +273,34 @@ def test_a_shared_unit_is_taken_only_with_the_same_names_and_a_namespace_its_fac
     assert shared.taken == 1
 
 
-def test_a_units_digest_is_that_of_its_source_wherever_it_stands_in_the_rules(own_rules):
+def test_a_units_digest_is_that_of_what_its_source_is_written_from(own_rules, monkeypatch):
+    # Every unit the recorder writes is listed under the digest a build computes from the same
+    # trees and namespace, and only the place in the rules may differ for the same digest.
+    recorded = []
+
+    def record(self, where, defs, namespace):
+        recorded.append((where, copy.deepcopy(defs), dict(namespace)))
+        return real(self, where, defs, namespace)
+    real = native.Recorder.record
     recorder = native.Recorder()
+    monkeypatch.setattr(native.Recorder, "record", record)
     Program(own_rules, recorder)
     source = native.module_source("k" * 32, recorder.units, "i" * 64)
     namespace: dict = {}
     exec(compile(source.replace("from cython.cimports.", "from "), "<unit>", "exec"), namespace)
     listed = [u[3] for u in namespace["UNITS"]]
-    assert listed == [native.unit_digest(u) for u in recorder.units]
-    where, names, refs, sources, direct = recorder.units[0]
-    assert native.unit_digest(("<rules 99:1>", names, refs, sources, direct)) == listed[0]
-    assert native.unit_digest((where, names, refs, [sources[0].replace("return", "return 1 +", 1)], direct)) \
-        != listed[0]
+    assert listed == [native.unit_digest(defs, ns) for _, defs, ns in recorded]
     assert namespace["INTERPRETER"] == "i" * 64
+    where, defs, ns = next(r for r in recorded if any(type(n) is ast.Compare for d in r[1] for n in ast.walk(d)))
+    for d in defs:
+        ast.increment_lineno(d, 40)                 # elsewhere in the rules: the same unit
+    assert native.unit_digest(defs, ns) in listed
+    compare = next(n for d in defs for n in ast.walk(d) if type(n) is ast.Compare)
+    compare.ops = [ast.NotEq() if type(compare.ops[0]) is not ast.NotEq else ast.Eq()]
+    assert native.unit_digest(defs, ns) not in listed      # another test: another unit
+    typed, defs, ns = next((k, d, n) for _, d, n in recorded for k, v in n.items()
+                           if k.startswith("_k") and type(v) in (dict, list))
+    assert native.unit_digest(defs, {**ns, typed: object()}) not in listed   # read as another kind
 
 
 def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
