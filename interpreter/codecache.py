@@ -58,8 +58,9 @@ def program_key(rules_digest: str, name: str, variant: str | None) -> str:
 
 
 def _entries(data: bytes | None) -> list:
-    """The units in DATA, or [] unless it is exactly a list of ``(str, names, codes, digest)``
-    (the digest of the unit's source, or None when it was not needed)."""
+    """The units in DATA, or [] unless it is exactly a list of ``(str, names, codes, digest)``:
+    ``digest`` the unit's digest as native modules list it (None when it was not needed), ``codes``
+    None for a unit taken from a shipped module (compiled if that module is gone)."""
     if data is None:
         return []
     try:
@@ -70,10 +71,11 @@ def _entries(data: bytes | None) -> list:
         return []
     for unit in doc[1]:
         if not (type(unit) is tuple and len(unit) == 4 and type(unit[0]) is str
-                and type(unit[1]) is tuple and type(unit[2]) is tuple and len(unit[1]) == len(unit[2])
-                and all(type(n) is str for n in unit[1])
-                and all(type(c) is types.CodeType for c in unit[2])
-                and (unit[3] is None or type(unit[3]) is str)):
+                and type(unit[1]) is tuple and all(type(n) is str for n in unit[1])
+                and (unit[3] is None or type(unit[3]) is str)
+                and ((unit[2] is None and unit[3] is not None)
+                     or (type(unit[2]) is tuple and len(unit[1]) == len(unit[2])
+                         and all(type(c) is types.CodeType for c in unit[2])))):
             return []
     return [list(unit) for unit in doc[1]]
 
@@ -94,9 +96,9 @@ class CodeCache:
         self._cached = [] if recorder is not None or module is not None else _entries(usercache.read_bytes(self.file))
         self._made: list = []
         self._in_step = True          # every unit so far came from the cache, in its order
-        self._changed = False         # a digest was added to a cached unit
+        self._changed = False         # a digest or code was added to a cached unit
 
-    def codes(self, where: str, names: tuple) -> list | None:
+    def next_unit(self, where: str, names: tuple) -> list | None:
         """The next unit (compiled at ``where``, defining ``names``) as ``[where, names, codes,
         digest]``, if the cache has it."""
         k = len(self._made)
@@ -108,12 +110,17 @@ class CodeCache:
         self._in_step = False
         return None
 
-    def keep(self, where: str, names: tuple, codes: dict) -> list:
-        """A unit just compiled, as kept."""
+    def keep(self, where: str, names: tuple) -> list:
+        """A unit the cache did not have, as kept (its code and digest to come)."""
         self._in_step = False
-        unit = [where, names, tuple(codes[n] for n in names), None]
+        unit = [where, names, None, None]
         self._made.append(unit)
         return unit
+
+    def compiled(self, unit: list, codes: dict) -> None:
+        """The code of a kept unit, just compiled."""
+        unit[2] = tuple(codes[n] for n in unit[1])
+        self._changed = True
 
     def digest(self, unit: list, defs: list, namespace: dict) -> str:
         """The unit's digest as a native module lists it (`native.unit_digest`, its trees

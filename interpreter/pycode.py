@@ -113,23 +113,29 @@ def make_functions(defs: list, namespace: dict, where: str, cache=None, prepare=
         made = cache.native.functions(where, names, namespace)
         if made is not None:
             return made
-    unit = cache.codes(where, names) if cache is not None else None
-    if unit is None:
-        module = _checked(defs, prepare)
+    unit = cache.next_unit(where, names) if cache is not None else None
+    module = None
+    if cache is not None and cache.shared:
+        # A unit a shipped module holds is taken from there, found by its digest (of the trees
+        # as compiled: prepared and checked); only a unit none holds is compiled.
+        if unit is None or unit[3] is None:
+            module = _checked(defs, prepare)
+        if unit is None:
+            unit = cache.keep(where, names)
+        made = cache.shared.functions(cache.digest(unit, defs, namespace), names, namespace)
+        if made is not None:
+            return made
+    if unit is None or unit[2] is None:
+        if module is None:
+            module = _checked(defs, prepare)
         code = compile(module, where, "exec", dont_inherit=True)
         codes = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
         if cache is not None:
-            unit = cache.keep(where, names, codes)
+            cache.compiled(unit if unit is not None else cache.keep(where, names), codes)
             if cache.recorder is not None:
                 cache.recorder.record(where, defs, namespace)
     else:
         codes = dict(zip(names, unit[2]))
-        if cache.shared and unit[3] is None:
-            _checked(defs, prepare)         # the source is written from the checked, prepared trees
-    if cache is not None and cache.shared:
-        made = cache.shared.functions(cache.digest(unit, defs, namespace), names, namespace)
-        if made is not None:
-            return made
     made = {}
     for name in names:
         made[name] = namespace[name] = types.FunctionType(codes[name], namespace, name)

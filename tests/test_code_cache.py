@@ -116,7 +116,11 @@ def test_well_formed_but_foreign_contents_are_refused():
     for digest in (None, "d" * 32):
         assert codecache._entries(marshal.dumps((codecache._FORMAT, [("<rules 1:1>", ("_f0",), (code,), digest)]))) \
             == [["<rules 1:1>", ("_f0",), (code,), digest]]
+    # A unit taken from a shipped module is kept by its digest alone.
+    assert codecache._entries(marshal.dumps((codecache._FORMAT, [("w", ("_f0",), None, "d" * 32)]))) \
+        == [["w", ("_f0",), None, "d" * 32]]
     for doc in [[1, 2], (codecache._FORMAT + 1, []), (codecache._FORMAT, [("w", ("_f0",), ("not code",), None)]),
+                (codecache._FORMAT, [("w", ("_f0",), None, None)]),
                 (codecache._FORMAT, [("w", ("_f0", "_f1"), (code,), None)]), (codecache._FORMAT, {"w": 1}),
                 (codecache._FORMAT, [("w", ("_f0",), (code,))]), (codecache._FORMAT, [("w", ("_f0",), (code,), 7)])]:
         assert codecache._entries(marshal.dumps(doc)) == []

@@ -8,6 +8,7 @@ import copy
 import hashlib
 import importlib.util
 import json
+import marshal
 import os
 import random
 import shutil
@@ -18,7 +19,7 @@ import types
 import pytest
 
 from provost.dsl.loader import load_checked
-from provost.interpreter import engine, native
+from provost.interpreter import engine, native, pycode
 from provost.interpreter.codecache import program_key
 from provost.interpreter.program import Program, compile_native
 
@@ -257,6 +258,28 @@ def test_a_rule_file_of_ones_own_on_a_shipped_game_shares_its_units(tmp_path, ca
     again = Program(rs)
     assert again.units_compiled == (compiled, units)
     assert _games(rs, again, 4, range(2)) == _games(rs, _bytecode_program(rs, monkeypatch), 4, range(2))
+
+
+def test_a_unit_taken_from_a_shipped_module_is_compiled_when_the_module_is_not_there(cache, monkeypatch):
+    base = load_checked("ys")
+    if native.load(program_key(base.digest, base.name, base.variant)) is None:
+        pytest.skip("installed without compiling the rules (no C compiler, or PROVOST_PURE_PYTHON)")
+    rs = load_checked("ys", players=2)
+    shared = Program(rs)
+    # The cache keeps a shared unit by its digest only: its code is compiled only if needed.
+    [path] = [f for f in cache.iterdir() if f.name.startswith("code-")]
+    kept = marshal.loads(path.read_bytes())[1]
+    assert sum(u[2] is None for u in kept) == shared.units_compiled[0] and all(u[3] for u in kept)
+    # Without the modules (rules as bytecode), those units are compiled, the same game is
+    # played, and the cache gets their code: a later build compiles nothing.
+    checked, check = [], pycode.check_closed
+    monkeypatch.setattr(pycode, "check_closed", lambda tree: checked.append(tree) or check(tree))
+    bytecode = _bytecode_program(rs, monkeypatch)
+    assert len(checked) == shared.units_compiled[0]
+    assert _games(rs, bytecode, 2, range(2)) == _games(rs, shared, 2, range(2))
+    checked.clear()
+    _bytecode_program(rs, monkeypatch)
+    assert not checked
 
 
 def test_a_shared_unit_is_taken_only_with_the_same_names_and_a_namespace_its_factory_accepts():

@@ -88,12 +88,15 @@ def test_prepare_rewrites_trees_that_are_compiled_and_never_code_from_the_cache(
         def __init__(self):
             self.kept = {}
 
-        def codes(self, where, names):
+        def next_unit(self, where, names):
             return self.kept.get((where, names))
 
-        def keep(self, where, names, codes):
-            unit = self.kept[(where, names)] = [where, names, tuple(codes[n] for n in names), None]
+        def keep(self, where, names):
+            unit = self.kept[(where, names)] = [where, names, None, None]
             return unit
+
+        def compiled(self, unit, codes):
+            unit[2] = tuple(codes[n] for n in unit[1])
 
     prepared = []
     cache = Cache()
