@@ -3,6 +3,7 @@
     python -m provost.tools.dev.bench_sim                         # caylus, caylus1303, ys; 4 players; 200 games
     python -m provost.tools.dev.bench_sim --games 100 --jobs 1,2 --json
     python -m provost.tools.dev.bench_sim ys --games 400
+    python -m provost.tools.dev.bench_sim ys --players 2 --games 400   # the rules for 2, as `provost play` picks them
 
 For each ruleset, 4-player games by ``random`` agents (the same code path as ``provost sim``:
 ``provost.tools.sim.runner.play_one``, i.e. ``play_game`` with seeded agents and the option counting
@@ -106,7 +107,8 @@ def scaling(spec, games: int, jobs_list: list[int]) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m provost.tools.dev.bench_sim", description=__doc__.split("\n")[0])
     ap.add_argument("rulesets", nargs="*", default=list(RULESETS), metavar="RULESET")
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=4, help="the player count, and the rules for it (default 4)")
+    ap.add_argument("--variant", metavar="NAME", help="a variant of each ruleset (A+B for several)")
     ap.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
     ap.add_argument("--jobs", default="1,2", help="job counts for the scaling run (default 1,2)")
     ap.add_argument("--seed", type=int, default=0)
@@ -121,9 +123,10 @@ def main(argv=None) -> int:
     from provost.interpreter.accelerate import status
 
     result = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_before": _load(),
-              "engine": status(), "players": args.players, "games": args.games, "rulesets": {}}
+              "engine": status(), "players": args.players, "variant": args.variant, "games": args.games,
+              "rulesets": {}}
     for name in args.rulesets:
-        rs = load_rules(name)
+        rs = load_rules(name, args.variant, args.players)
         seats = Game.new(rs, players=args.players, seed=0).s.players  # neutral seats included
         spec = SimSpec(rs, args.players, ("random",) * seats, args.seed)
         entry = {"one_core": one_core(spec, args.games), "clone": clone_time(rs, args.players, args.seed),
@@ -131,7 +134,8 @@ def main(argv=None) -> int:
         result["rulesets"][name] = entry
         if not args.json:
             o, c = entry["one_core"], entry["clone"]
-            print("%s, %d players, %d random games, seeds %d..%d" % (name, args.players, args.games, args.seed,
+            label = "%s --variant %s" % (name, args.variant) if args.variant else name
+            print("%s, %d players, %d random games, seeds %d..%d" % (label, args.players, args.games, args.seed,
                                                                    args.seed + args.games - 1))
             print("  one core    %7.1f games/s  %7d decisions/s (wall);  %7.1f games/s  %7d decisions/s (CPU)"
                   % (o["games_per_s"], o["decisions_per_s"], o["games_per_cpu_s"], o["decisions_per_cpu_s"]))
