@@ -276,15 +276,15 @@ def _quiet_pool_threads() -> None:
 
 
 class _SigintSwapped:
-    """SIGINT handled by ``handler()`` inside the block, its handler before given back after.
+    """SIGINT handled by ``handler`` inside the block, its handler before given back after.
     Outside the main thread (where handlers cannot be set) nothing changes."""
 
-    def handler(self):
-        raise NotImplementedError
+    def __init__(self, handler):
+        self._handler = handler
 
     def __enter__(self):
         try:
-            self._old = signal.signal(signal.SIGINT, self.handler())
+            self._old = signal.signal(signal.SIGINT, self._handler)
             self._swapped = True
         except ValueError:  # not the main thread
             self._swapped = False
@@ -300,8 +300,8 @@ class _SigintSwapped:
 class _SigintIgnored(_SigintSwapped):
     """While cleaning up after a Ctrl-C, a second Ctrl-C must not cut the cleanup (or print a traceback)."""
 
-    def handler(self):
-        return signal.SIG_IGN
+    def __init__(self):
+        super().__init__(signal.SIG_IGN)
 
 
 class _SigintDeferred:
@@ -337,9 +337,9 @@ class _SigintAsStop(_SigintSwapped):
 
     requested = False
 
-    def handler(self):
+    def __init__(self):
         ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-        return signal.SIG_IGN if ignored else self._request
+        super().__init__(signal.SIG_IGN if ignored else self._request)
 
     def _request(self, signum, frame):
         self.requested = True
