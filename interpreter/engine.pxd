@@ -4,6 +4,7 @@ cimport cython
 from provost.interpreter.state cimport State, GameFields
 from provost.interpreter.nodes cimport Node
 from provost.interpreter.prims_pieces cimport PieceIndex
+from provost.interpreter.runtime cimport index_in
 
 cdef class Game(GameFields):
 
@@ -19,7 +20,8 @@ cdef class Game(GameFields):
     cpdef place_worker(self, p, target)
     @cython.locals(g=Game, ix=PieceIndex)
     cpdef clone(self, bint shared=*)
-    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex, at=Py_ssize_t)
+    @cython.locals(s=State, stack=list, nodes=list, f=list, node=Node, ix=PieceIndex, at=Py_ssize_t,
+                   limit=Py_ssize_t, step=Py_ssize_t)
     cpdef _run(self)
     @cython.locals(s=State, bounds=dict, row=list)
     cpdef gain(self, p, amounts)
@@ -38,6 +40,3 @@ cdef class Game(GameFields):
     cpdef list _payment_ways(self, cost, discount)
 
 cpdef bint _affords(dict have, dict pay)
-
-@cython.locals(i=Py_ssize_t)
-cpdef Py_ssize_t _position(list options, option) except -2

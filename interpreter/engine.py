@@ -11,7 +11,6 @@ from the rule file.
 from __future__ import annotations
 
 import json
-import types
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
@@ -21,6 +20,7 @@ from . import rng
 from .expressions import RuleRuntimeError
 from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
+from .runtime import index_in
 from .state import GameFields, State
 
 ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
@@ -77,24 +77,6 @@ def _count_only(v):
     if type(v) is dict:
         return {k: len(x) for k, x in v.items()}
     return len(v)
-
-
-def _position(options: list, option) -> int:
-    """Where ``option`` is among the pending ``options`` (-1: not there).  Compiled, a loop in C
-    (``list.index`` would be a method call through Python); as Python, ``list.index``."""
-    if not _COMPILED:
-        try:
-            return options.index(option)
-        except ValueError:
-            return -1
-    for i in range(len(options)):
-        x = options[i]
-        if x is option or x == option:
-            return i
-    return -1
-
-
-_COMPILED = type(_position) is not types.FunctionType
 
 
 class Game(GameFields):
@@ -177,7 +159,7 @@ class Game(GameFields):
     def apply(self, option: str) -> None:
         s = self.s
         pend = s.pending
-        at = _position(pend["options"], option) if pend is not None else -1
+        at = index_in(pend["options"], option) if pend is not None else -1
         if at < 0:                            # no decision pending, or not one of its options
             legal, player = (pend["options"], pend["player"]) if pend else ([], None)
             if type(option) is not str:
@@ -205,8 +187,9 @@ class Game(GameFields):
             ix.checked = False          # checked where the run first uses it (prims_pieces)
         nodes = self.prog.nodes
         stack = s.stack
+        limit = MAX_STEPS               # a C integer compiled: the loop below is a C loop
         try:
-            for _ in range(MAX_STEPS):
+            for step in range(limit):
                 if not stack or s.pending is not None:
                     break
                 f = stack[-1]

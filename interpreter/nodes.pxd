@@ -26,12 +26,12 @@ cdef class If(Node):
 
 cdef class For(Node):
     cdef public object var, iter, body, acting
-    @cython.locals(st=list, items=list, i=Py_ssize_t, env=dict)
+    @cython.locals(st=list, items=list, i=Py_ssize_t, env=dict, outer=dict)
     cpdef run(self, GameFields g, list frame)
 
 cdef class As(Node):
     cdef public object who, body
-    @cython.locals(st=list, env=dict)
+    @cython.locals(st=list, env=dict, outer=dict)
     cpdef run(self, GameFields g, list frame)
 
 cdef class Repeat(Node):
@@ -41,7 +41,7 @@ cdef class Repeat(Node):
 
 cdef class Turns(Node):
     cdef public object order, body
-    @cython.locals(st=list, data=list, passed=list, n=Py_ssize_t, i=Py_ssize_t, new=dict)
+    @cython.locals(st=list, data=list, passed=list, n=Py_ssize_t, i=Py_ssize_t, new=dict, env=dict)
     cpdef run(self, GameFields g, list frame)
 
 cdef class Break(Node):
@@ -57,9 +57,9 @@ cdef class Choose(Node):
     cdef public list options
     @cython.locals(opt=Option, ids=list, out=list, kept=list, local=dict)
     cpdef tuple legal(self, GameFields g, dict env)
-    @cython.locals(s=State, ids=list, legal=list)
+    @cython.locals(s=State, ids=list, legal=list, env=dict, opt=Option)
     cpdef run(self, GameFields g, list frame)
-    @cython.locals(st=list)
+    @cython.locals(st=list, env=dict, opt=Option)
     cpdef choose(self, GameFields g, list frame, entry)
 
 cdef class Activate(Node):

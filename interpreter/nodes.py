@@ -165,7 +165,8 @@ class For(Node):
             st.pop()
             return
         frame[1] = i + 1
-        env = dict(frame[2])
+        outer = frame[2]            # (typed compiled: ``dict`` of it is a C copy, not a call)
+        env = dict(outer)
         env[self.var] = items[i]
         if self.acting:
             env["player"] = items[i]
@@ -181,8 +182,9 @@ class As(Node):
     def run(self, g, frame):
         st = g.s.stack
         st.pop()
-        env = dict(frame[2])
-        env["player"] = self.who(g, frame[2])
+        outer = frame[2]
+        env = dict(outer)
+        env["player"] = self.who(g, outer)
         st.append([self.body, 0, env, None])
 
 
@@ -335,7 +337,8 @@ class Choose(Node):
             # A forced move, or a neutral player: the rules list its preferred option first.
             s.stack.pop()
             _, b, i = legal[0]
-            s.stack.append([self.options[i].body, 0, {**env, **b} if b else env, None])
+            opt = self.options[i]
+            s.stack.append([opt.body, 0, {**env, **b} if b else env, None])
             return
         # A tuple: clones share it (State.clone copies lists, not tuples); nothing changes it,
         # and ``choose`` copies the bindings it takes out of it.
@@ -352,7 +355,8 @@ class Choose(Node):
             for k, v in b.items():
                 if type(v) is list:
                     env[k] = v[:]
-        st.append([self.options[i].body, 0, env, None])
+        opt = self.options[i]
+        st.append([opt.body, 0, env, None])
 
 
 class Activate(Node):

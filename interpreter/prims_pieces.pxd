@@ -33,8 +33,11 @@ cpdef _take_out(list positions, Py_ssize_t i)
 @cython.locals(at=dict, mine=dict, table=dict, by_owner=dict, x=list, i=Py_ssize_t)
 cpdef tuple _grouped(list pieces)
 
-@cython.locals(ix=PieceIndex, table=dict, found=list)
+@cython.locals(ix=PieceIndex, table=dict, found=list, places=list, i=Py_ssize_t)
 cpdef _positions_at(GameFields g, player, kd, where, bint mine)
+
+@cython.locals(j=Py_ssize_t)
+cdef bint _listed_before(list places, Py_ssize_t i) except -1
 
 @cython.locals(x=list)
 cpdef _total(list pieces, at)
@@ -46,3 +49,6 @@ cpdef _reduced(reduce, bint mine, GameFields g, player, kind, where)
 
 @cython.locals(ix=PieceIndex, table=dict, slots=Py_ssize_t)
 cpdef Py_ssize_t _room_left(dict slots_of, GameFields g, player, kind, w) except? -1
+
+@cython.locals(out=list, players=Py_ssize_t, owner=Py_ssize_t)
+cpdef list _hidden_pieces(GameFields g, me, kd, where)

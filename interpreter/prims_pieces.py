@@ -221,13 +221,25 @@ def _positions_at(g, player, kd, where, mine):
     if table is None:
         return ()
     if type(where) is list:
+        places = where
         found = []
-        for w in (set(where) if len(where) > 1 else where):
-            here = table.get(w)
-            if here is not None:
+        for i in range(len(places)):
+            here = table.get(places[i])
+            if here is not None and not _listed_before(places, i):
                 found.extend(here)
         return found
     return table.get(where, ())
+
+
+def _listed_before(places, i):
+    """Whether ``places[i]`` is also one of the places before it (counted there already).
+    A loop over the few places a rule lists, rather than a set of them: building and hashing
+    a set cost more than the comparisons, which find the same string objects at once."""
+    w = places[i]
+    for j in range(i):
+        if places[j] == w:
+            return True
+    return False
 
 
 class PieceIndex:
@@ -465,16 +477,19 @@ def _room_left(slots_of, g, player, kind, w):
 @function("hidden_pieces")
 def build_hidden_pieces(c, pos):
     """[owner, place, n] for every face-down piece on the places the acting player cannot see."""
-    def hidden(g, me, kd, where):
-        places = _where_list(where)
-        out = []
-        for w in places:
-            for owner in range(g.s.players):
-                if owner == me:
-                    continue
-                hs = _hidden_at(g, kd, owner, w)
-                for n, piece in enumerate(hs):
-                    if not (piece[SEEN] >> me) & 1:
-                        out.append([owner, w, n])
-        return out
-    return hidden
+    return _hidden_pieces
+
+
+def _hidden_pieces(g, me, kd, where):
+    """``hidden_pieces``'s value (a module function: compiled, the seats are a C loop)."""
+    out = []
+    players = g.s.players
+    for w in _where_list(where):
+        for owner in range(players):
+            if owner == me:
+                continue
+            hs = _hidden_at(g, kd, owner, w)
+            for n, piece in enumerate(hs):
+                if not (piece[SEEN] >> me) & 1:
+                    out.append([owner, w, n])
+    return out

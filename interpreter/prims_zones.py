@@ -13,6 +13,7 @@ to change as their first argument: ``put x, port[n]``, ``take c, hand``.
 from __future__ import annotations
 
 import math
+import typing
 from operator import itemgetter
 
 from . import nodes as N
@@ -201,7 +202,12 @@ def build_players(c, pos):
 
 @function("is_neutral")
 def build_is_neutral(c, pos):
-    return lambda g, player, who: who is not None and who >= g.s.humans
+    return _is_neutral
+
+
+def _is_neutral(g: typing.Optional[GameFields], player, who):
+    """``is_neutral``'s value (a module function: compiled, the state's field is read in C)."""
+    return who is not None and who >= g.s.humans
 
 
 # Beyond this many picks to go through, `combinations` is an error rather than a hang (a rule

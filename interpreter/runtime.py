@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import types
 
 
 class RuleRuntimeError(Exception):
@@ -144,12 +145,32 @@ def context_value(env, name, pos):
         raise RuleRuntimeError("'%s' is not defined here" % name, pos)
 
 
+def index_in(xs: list, x) -> int:
+    """Where ``x`` is in the list ``xs`` (-1: not there), found as ``list.index`` finds it (the
+    same object, else an equal one).  Compiled, one loop in C (``list.index`` is a method call
+    through Python, after ``x in xs`` went through the list once already); as Python,
+    ``list.index``."""
+    if not _COMPILED:
+        try:
+            return xs.index(x)
+        except ValueError:
+            return -1
+    for i in range(len(xs)):
+        y = xs[i]
+        if y is x or y == x:
+            return i
+    return -1
+
+
+_COMPILED = type(index_in) is not types.FunctionType
+
+
 def index_of(xs, x):
-    return xs.index(x) if x in xs else -1
+    return index_in(xs, x) if type(xs) is list else xs.index(x) if x in xs else -1
 
 
 def position_of(xs, x):
-    return xs.index(x) + 1 if x in xs else 0
+    return index_in(xs, x) + 1 if type(xs) is list else xs.index(x) + 1 if x in xs else 0
 
 
 def road_tiles(g):
