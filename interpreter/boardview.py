@@ -305,16 +305,20 @@ def has_hidden(prog) -> bool:
 
 
 def _obs_key(game, seat: int) -> str:
+    """What ``seat`` may know of ``game``: its observation, and the prompt of the decision now
+    asked (every seat sees it: the log shows it), which can name the option just taken."""
     obs = game.observation(seat)
     obs.pop("options", None)
+    obs["prompt"] = game.prompt()
     return json.dumps(obs, sort_keys=True, default=str)
 
 
 def who_sees(game, player: int, option: str) -> list[int]:
     """The seats that may know ``player`` chose ``option`` at the decision ``game`` is asking now.
 
-    A seat may know it when its observation after the decision tells that option apart from every
-    other option ``player`` had (tried on clones; the game itself is untouched).  A secret bid or a
+    A seat may know it when its observation after the decision, or the prompt that follows it,
+    tells that option apart from every other option ``player`` had (tried on clones; the game
+    itself is untouched): a character card played shows in the next prompt.  A secret bid or a
     broker laid face down leaves the others' observations alike, so only the decider knows it; a
     forced move stays the decider's too, since whether it was forced may hang on hidden values.
     """

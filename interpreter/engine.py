@@ -404,6 +404,9 @@ class Game(GameFields):
             if pc[1] != player and pc[3] in self.prog.pieces[pc[0]]["private"]:
                 key = "%s:%d:%s" % (pc[0], pc[1], pc[3])
                 hidden_counts[key] = hidden_counts.get(key, 0) + 1
+        # Keyed in sorted order, not in the order met: that follows the pieces' values too (which
+        # private place holds an owner's smallest broker: a secret bid of 0 or not).
+        hidden_counts = dict(sorted(hidden_counts.items()))
         # A copy throughout: a caller that edits its view (an adapter, a bot) must not edit the game.
         return _copied({"player": player, "round": s.round, "phase": s.phase, "counters": counters,
                         "zones": zones, "pieces": pieces, "private_piece_counts": hidden_counts,

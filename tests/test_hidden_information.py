@@ -14,6 +14,7 @@ observations that are copies.
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -78,10 +79,61 @@ def test_no_seat_is_shown_what_it_may_not_see(ruleset, variant, players):
                 to_move = g.current_player() == viewer
                 for k in (11, 12):
                     w = other_world(g, viewer, k)
-                    assert w.observation(viewer) == seen, (ruleset, variant, players, viewer)
+                    # in the same order too: the order of a table's keys can tell a value
+                    assert in_order(w.observation(viewer)) == in_order(seen), (ruleset, variant, players, viewer)
                     if to_move:
                         assert w.legal_options() == g.legal_options()
                         assert wrong_option_text(w) == wrong_option_text(g)
+
+
+def in_order(obs: dict) -> str:
+    return json.dumps(obs, default=str)
+
+
+def test_another_seats_secret_bid_leaves_the_observation_alike_key_for_key():
+    """The private places' counts are keyed in one order whatever the bid: in the order met,
+    the owner's smallest broker came first, and a bid of 0 showed."""
+    from provost.interpreter.boardview import board_view
+    rs = load_checked("ys", None, 4)
+    g = Game.new(rs, players=4, seed=5)
+    while not any(o.startswith("bid:") for o in g.legal_options()):
+        g.apply(g.legal_options()[0])
+    bidder = g.current_player()
+    views = set()
+    for opt in g.legal_options():
+        c = g.clone()
+        c.apply(opt)
+        for viewer in range(4):
+            if viewer != bidder:
+                obs = c.observation(viewer)
+                views.add((viewer, in_order(obs), in_order(board_view(rs.decls, obs))))
+    assert len(views) == 3
+
+
+def test_the_log_shows_a_choice_the_next_prompt_names():
+    """Playing a character card is public: the prompt that follows names the card, so the log
+    does not hide it from anyone."""
+    from provost.interpreter.boardview import who_sees
+    rs = load_checked("ys", None, 4)
+    found = 0
+    for seed in range(6):
+        g = Game.new(rs, players=4, seed=seed)
+        r = random.Random(seed)
+        while not g.finished:
+            options = g.legal_options()
+            plays = [o for o in options if o.startswith("play:")]
+            if len(plays) >= 2:
+                prompts = {}
+                for o in plays:
+                    c = g.clone()
+                    c.apply(o)
+                    prompts[o] = c.prompt()
+                for o in plays:
+                    if list(prompts.values()).count(prompts[o]) == 1:
+                        assert who_sees(g, g.current_player(), o) == [0, 1, 2, 3], (seed, o, prompts[o])
+                        found += 1
+            g.apply(r.choice(options))
+    assert found
 
 
 def test_the_adapters_show_a_seat_no_more_than_its_observation():

@@ -70,6 +70,43 @@ def test_new_game_page_and_links(offered, tmp_path):
         assert s["url"] in page
 
 
+def test_a_seats_link_does_not_open_the_others(offered, tmp_path):
+    """A seat's link holds the game's id: the page of every seat's link needs the creator's key,
+    and the new-game page's data names no seat of a running game, nor its seed."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human"] * 4, seed=5)
+    gid = g["gid"]
+    assert g["game"].startswith("/game/%s/" % gid)
+    for path in ("/game/%s" % gid, "/game/%s/%s" % (gid, "x" * 22),
+                 "/game/%s/%s" % (gid, g["seats"][0]["url"].rsplit("/", 1)[1])):
+        r = c.get(path)
+        assert r.status_code in (403, 404), path
+        assert all(s["url"] not in r.text for s in g["seats"])
+    from provost.tools.web.table import Table
+    started = Table.new("ys", None, 4, 5, ["human", "greedy"], str(tmp_path))
+    app = create_app(offered, {"ruleset": "ys", "seed": None}, str(tmp_path), started=started)
+    info = TestClient(app).get("/api/rulesets").text
+    assert started.tokens[0] not in info and "started_links" not in info
+    # the key survives a restart of the server
+    assert Table.load(str(tmp_path / (started.gid + ".json"))).host == started.host
+
+
+def test_odd_values_get_a_400_not_a_500(offered, tmp_path):
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    for query in ("?at=%C2%B2", "?at=" + "9" * 5000):
+        assert c.get(url + query).status_code == 400, query
+    for data in ({"ruleset": "ys", "seed": "\u00b2"}, {"ruleset": "ys", "variant": ["x"]},
+                 {"ruleset": ["ys"]}, {"ruleset": {}}):
+        r = c.post("/api/games", json=data)
+        assert r.status_code == 400 and r.json()["error"], data
+    r = c.post("/api/games", content=b"[" * 30000 + b"]" * 30000)
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = c.post(url + "/move", json={"option": "pass", "n": True})
+    assert r.status_code == 400 and "number of decisions" in r.json()["error"]
+
+
 def test_bad_requests_get_4xx_with_reasons(offered, tmp_path):
     c = client(offered, tmp_path)
     assert "unknown ruleset" in c.post("/api/games", json={"ruleset": "chess"}).json()["error"]

@@ -107,8 +107,9 @@ def run_serve(args) -> int:
             started = Table.new(offered[0]["ruleset"], args.variant, args.players, args.seed, args.agents, save_dir)
         except TableError as e:
             raise UsageError(e.message) from None
+    # The new-game page's defaults; not the seed of a game already started: it tells every hidden card.
     defaults = {"ruleset": offered[0]["ruleset"] if args.ruleset else None, "variant": args.variant,
-                "players": args.players, "seed": args.seed, "agents": args.agents}
+                "players": args.players, "seed": None if started is not None else args.seed, "agents": args.agents}
     app = create_app(offered, defaults, save_dir, replay, started)
     url = "http://%s:%d/" % (args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1", args.port)
     print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (url, save_dir), file=sys.stderr)
@@ -116,6 +117,7 @@ def run_serve(args) -> int:
         seats = [(i, "/t/%s/%s" % (started.gid, started.tokens[i])) for i, a in enumerate(started.agents) if a == "human"]
         for i, link in seats:
             print("  Player %d: %s%s" % (i + 1, url.rstrip("/"), link), file=sys.stderr)
+        print("  every seat's link: %s/game/%s/%s" % (url.rstrip("/"), started.gid, started.host), file=sys.stderr)
         if seats:
             url = url.rstrip("/") + seats[0][1]
     if not args.no_browser:

@@ -3,7 +3,7 @@
     GET  /                              the new-game page (rulesets, variants, seats, seed)
     GET  /api/rulesets                  what the new-game page offers
     POST /api/games                     {ruleset, variant, players, seed, agents} -> the seats' links
-    GET  /game/{gid}                    the seats' links of a game
+    GET  /game/{gid}/{key}              the seats' links of a game (the key is given to its creator only)
     GET  /t/{gid}/{token}               a seat's table (the page; its data comes from the API)
     GET  /api/t/{gid}/{token}           that seat's state (?at=N: the board before decision N+1)
     POST /api/t/{gid}/{token}/move      {option, n}: the seat's decision (n: decisions seen, for staleness)
@@ -56,6 +56,12 @@ class Tables:
         raise TableError(404, "no game '%s' on this server" % gid)
 
 
+def _is_number(text: str, digits: int) -> bool:
+    """Whether ``text`` is a whole number of at most ``digits`` ASCII digits (``str.isdigit``
+    also takes "²" and other digits ``int`` refuses)."""
+    return text.isascii() and text.isdigit() and len(text) <= digits
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -84,7 +90,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             raise TableError(413, "request too large")
         try:
             data = json.loads(raw or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):        # (RecursionError: nested too deep to read)
             raise TableError(400, "the request body is not JSON") from None
         if not isinstance(data, dict):
             raise TableError(400, "the request body must be a JSON object")
@@ -118,27 +124,24 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         return HTMLResponse(static_text("new.html"))
 
     async def api_rulesets(request: Request):
+        # Not the links of a game set up on the command line: whoever can reach this page could
+        # open every seat (the terminal printed them).  A replay's game is over: nothing is hidden.
         return JSONResponse({"rulesets": rulesets, "defaults": defaults, "agents": ["human", *BOT_AGENTS],
                              "replay": replay.gid if replay else None,
-                             "replay_links": _links(replay) if replay else None,
-                             "started_links": _links(started) if started else None})
-
-    def _links(t: Table) -> list[dict]:
-        return [{"seat": i, "name": "Player %d" % (i + 1), "agent": a, "url": "/t/%s/%s" % (t.gid, t.tokens[i])}
-                for i, a in enumerate(t.agents) if a == "human" or t.replay]
+                             "replay_links": replay.links() if replay else None})
 
     async def new_game(request: Request):
         data = await body(request)
         ruleset = data.get("ruleset")
-        if ruleset not in allowed:
+        if not isinstance(ruleset, str) or ruleset not in allowed:
             raise TableError(400, "unknown ruleset %r (this server offers: %s)" % (ruleset, ", ".join(allowed)))
         variant = data.get("variant") or None
-        if variant is not None and variant not in allowed[ruleset]:
+        if variant is not None and (not isinstance(variant, str) or variant not in allowed[ruleset]):
             raise TableError(400, "unknown variant %r of %s (known: %s)"
                              % (variant, ruleset, ", ".join(sorted(allowed[ruleset])) or "none"))
         players = data.get("players")
         seed = data.get("seed")
-        if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
+        if isinstance(seed, str) and _is_number(seed, 20):
             seed = int(seed)           # the page sends digits: a browser's numbers stop at 2**53
         elif seed is None:
             from provost.interpreter.rng import fresh_seed
@@ -158,12 +161,12 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             if problem:
                 raise TableError(400, problem)
         t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
-        links = _links(t)
-        return JSONResponse({"gid": t.gid, "seats": links, "game": "/game/%s" % t.gid})
+        return JSONResponse({"gid": t.gid, "seats": t.links(), "game": "/game/%s/%s" % (t.gid, t.host)})
 
     async def game_page(request: Request):
         t = tables.get(request.path_params["gid"])
-        rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in _links(t))
+        t.check_host(request.path_params["key"])
+        rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in t.links())
         return HTMLResponse(static_text("links.html").replace("{{rows}}", rows or "<li>no human seat</li>"))
 
     async def table_page(request: Request):
@@ -173,7 +176,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
     async def state(request: Request):
         t, p = seat(request)
         at = request.query_params.get("at")
-        if at is not None and not at.isdigit():
+        if at is not None and not _is_number(at, 9):
             raise TableError(400, "at must be a decision number")
         return JSONResponse(await locked(t, t.state_for, p, int(at) if at is not None else None))
 
@@ -184,7 +187,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         n = data.get("n")
         if not isinstance(option, str):
             raise TableError(400, "option must be an option id (a string)")
-        if n is not None and not isinstance(n, int):
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
             raise TableError(400, "n must be the number of decisions the page has seen")
         def run():
             t.move(p, option, n)
@@ -222,7 +225,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         Route("/static/{name}", guarded(asset)),
         Route("/api/rulesets", guarded(api_rulesets)),
         Route("/api/games", guarded(new_game), methods=["POST"]),
-        Route("/game/{gid}", guarded(game_page)),
+        Route("/game/{gid}/{key}", guarded(game_page)),
         Route("/t/{gid}/{token}", guarded(table_page)),
         Route("/api/t/{gid}/{token}", guarded(state)),
         Route("/api/t/{gid}/{token}/move", guarded(move), methods=["POST"]),

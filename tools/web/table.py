@@ -56,6 +56,9 @@ class Table:
     decisions: list[Decision] = field(default_factory=list)
     replay: bool = False          # a logged game to step through: nobody moves
     save_dir: str | None = None
+    #: The key of the page listing every seat's link, given to whoever set the game up only: a
+    #: seat's own link holds the game's id, so the id alone must not open the other seats.
+    host: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     game: object = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _bots: dict = field(default_factory=dict)
@@ -111,6 +114,8 @@ class Table:
             d = json.load(f)
         t = cls(d["gid"], d["ruleset"], d.get("variant"), d["players"], d["seed"], d["agents"], d["tokens"],
                 replay=d.get("replay", False), save_dir=save_dir)
+        if isinstance(d.get("host"), str):
+            t.host = d["host"]          # (a save from before host keys gets a new one nobody holds)
         t._play_through(d["decisions"])
         return t
 
@@ -125,7 +130,7 @@ class Table:
     # ------------------------------------------------------------ saving
     def as_dict(self) -> dict:
         return {"gid": self.gid, "ruleset": self.ruleset, "variant": self.variant, "players": self.players,
-                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "replay": self.replay,
+                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "host": self.host, "replay": self.replay,
                 "decisions": [d.option for d in self.decisions]}
 
     def save(self) -> None:
@@ -147,6 +152,15 @@ class Table:
             if secrets.compare_digest(t, token):
                 return i
         raise TableError(403, "this link's token is not a seat of this game (stale or mistyped link)")
+
+    def check_host(self, key: str) -> None:
+        if not secrets.compare_digest(self.host, key):
+            raise TableError(403, "this is not the link to this game's seats (the page that set the game up has it)")
+
+    def links(self) -> list[dict]:
+        """Every human seat's link (every seat's, for a replay), for whoever set the game up."""
+        return [{"seat": i, "name": "Player %d" % (i + 1), "agent": a, "url": "/t/%s/%s" % (self.gid, self.tokens[i])}
+                for i, a in enumerate(self.agents) if a == "human" or self.replay]
 
     def is_bot(self, seat: int) -> bool:
         return self.agents[seat] in BOT_AGENTS

@@ -313,10 +313,6 @@ const Provost = (() => {
       $("replay").append(el("p", {}, "Replay of a logged game — watch it as: ",
         info.replay_links.map((l) => el("a", {href: l.url, class: "seatlink"}, l.name + " "))));
     }
-    if (info.started_links) {
-      $("replay").append(el("p", {}, "The game set up on the command line — play it as: ",
-        info.started_links.map((l) => el("a", {href: l.url, class: "seatlink"}, l.name + " "))));
-    }
     for (const r of info.rulesets) $("ruleset").append(el("option", {value: r.ruleset}, r.title));
     const d = info.defaults || {};
     if (d.ruleset) $("ruleset").value = d.ruleset;
