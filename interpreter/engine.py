@@ -92,7 +92,11 @@ class Game(GameFields):
         self.work = 0               # list items the rules went through since the last decision (runtime.counted)
 
     @classmethod
-    def new(cls, rs: Ruleset | str, players: int | None = None, seed: int = 0, variant: str | None = None) -> "Game":
+    def new(cls, rs: Ruleset | str, players: int | None = None, seed: int | None = None,
+            variant: str | None = None) -> "Game":
+        """A new game; ``seed`` a whole number from 0 to 2**64 - 1, or None: one is drawn from the
+        operating system (``game.seed`` reports it)."""
+        seed = rng.fresh_seed() if seed is None else rng.checked_seed(seed)
         if isinstance(rs, str):
             rs = load_checked(rs, variant, players)
         prog = program_for(rs)

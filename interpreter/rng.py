@@ -5,10 +5,14 @@ clone (Python's Mersenne Twister carries 625 words of state).
 """
 from __future__ import annotations
 
+import operator
 import secrets
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+#: Seeds are whole numbers below this: logs and saves hold them so (a larger one would alias the
+#: seed it is congruent to, and a save of its game would not load).
+SEED_LIMIT = 1 << 64
 
 
 def _mix(z: int) -> int:
@@ -26,6 +30,27 @@ def seed_state(seed: int, salt: int = 0) -> int:
     the seed used as the state directly, seed s + 1's stream was seed s's one draw later.
     """
     return _mix((_mix(seed & MASK) + (salt + 1) * GOLDEN) & MASK)
+
+
+def checked_seed(seed) -> int:
+    """``seed`` as an int if it is a whole number from 0 to 2**64 - 1 (numpy's integers too),
+    else a ValueError that says so."""
+    try:
+        value = operator.index(seed) if not isinstance(seed, bool) else None
+    except TypeError:
+        value = None
+    if value is None or not 0 <= value < SEED_LIMIT:
+        raise ValueError("a seed is a whole number from 0 to 2**64 - 1, not %r" % (seed,))
+    return value
+
+
+def seed_span_problem(first: int, count: int) -> str | None:
+    """Why games seeded ``first``, ``first + 1``, ... (``count`` of them) cannot all be played
+    again alone, or None: the last seed must stay below 2**64."""
+    if count > 0 and first + count - 1 >= SEED_LIMIT:
+        return ("seeds %d..%d go past 2**64 - 1: take a smaller --seed (at most %d for %d games)"
+                % (first, first + count - 1, SEED_LIMIT - count, count))
+    return None
 
 
 def fresh_seed() -> int:

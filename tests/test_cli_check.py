@@ -135,3 +135,10 @@ def test_an_error_in_the_ir_document_itself_names_the_ir_file(tmp_path, capsys):
     out = capsys.readouterr().out
     line = next(i for i, l in enumerate(text.splitlines(), 1) if '"gaem"' in l)
     assert out.startswith("%s:%d:" % (broken, line)) and "[S0" in out
+
+
+def test_check_without_a_path_is_a_usage_error(capsys):
+    assert main(["check"]) == 2
+    assert "check needs a PATH" in capsys.readouterr().err
+    assert main(["check", "--format", "json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["kind"] == "usage"

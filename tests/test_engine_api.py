@@ -311,3 +311,20 @@ def test_an_occupied_unlimited_space_stays_open(tmp_path):
     g = Game.new(load_checked(str(big)), players=3, seed=0)
     g.s.occ["castle"] = [1, 2]
     assert "castle" in g.open_spaces(0)
+
+
+def test_a_game_without_a_seed_draws_one_and_reports_it(rs):
+    """DESIGN: with no seed given, one is drawn and reported (``game.seed``), and the game it
+    gives is the game of that seed."""
+    a, b = Game.new(rs, players=4), Game.new(rs, players=4)
+    assert a.seed != b.seed and 0 <= a.seed < 2 ** 64
+    again = Game.new(rs, players=4, seed=a.seed)
+    assert again.to_json() == a.to_json()
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, True, 1.0, "7", [7]])
+def test_a_seed_outside_0_to_2_64_is_refused_not_aliased(rs, seed):
+    with pytest.raises(ValueError, match="0 to 2\\*\\*64 - 1"):
+        Game.new(rs, players=4, seed=seed)
+    top = Game.new(rs, players=4, seed=2 ** 64 - 1)
+    assert Game.from_json(top.to_json()).to_json() == top.to_json()

@@ -425,3 +425,10 @@ def test_ctrl_c_in_a_pool_is_raised_by_the_loop_not_inside_wait(monkeypatch):
         if type(t).__name__ == "_ExecutorManagerThread":
             t.join(10)
             assert not t.is_alive(), "the pool's manager thread still runs"
+
+
+def test_seeds_past_2_64_are_a_usage_error(capsys):
+    """Game i plays seed S+i, and each must be a seed ``provost play --seed`` takes."""
+    from provost.tools.cli import main
+    assert main(["sim", "caylus", "--games", "3", "--seed", str(2 ** 64 - 1)]) == 2
+    assert "go past 2**64 - 1" in capsys.readouterr().err

@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print what a diagnostic code means, with an example and the fix")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
-    p.set_defaults(func=cmd_check, check_parser=p)
+    p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -397,7 +397,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.explain is not None:
         return _explain_code(args.explain)
     if not args.paths:
-        args.check_parser.error("check needs a PATH (a rule file, an IR file or a folder), or --explain CODE")
+        raise UsageError("check needs a PATH (a rule file, an IR file or a folder), or --explain CODE")
     files, diags = collect_files(args.paths)
     if files:
         check_file = _attr(_loader("check"), "check_file", "check")

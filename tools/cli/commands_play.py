@@ -94,7 +94,7 @@ def run_play(args: argparse.Namespace) -> int:
         try:
             log = GameLogWriter(args.log, game, names, source)
         except OSError as e:
-            raise cannot_write("the log " + args.log, e) from None
+            raise cannot_write(args.log, e) from None
     unfinished = " (the log has no result line)" if log else ""
     after = None
     if getattr(args, "check_invariants", False):

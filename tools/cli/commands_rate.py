@@ -17,6 +17,7 @@ import json
 import sys
 
 from provost.dsl.diagnostics import UsageError
+from provost.tools.cli.failures import check_seed_span
 
 
 def _plan(games: int, arrangements: list) -> list[tuple[int, tuple, int]]:
@@ -43,6 +44,7 @@ def run_rate(args: argparse.Namespace) -> int:
     pool = list(dict.fromkeys(args.agents))
     if len(pool) < 2:
         raise UsageError("--agents: name at least two different agents to rate")
+    check_seed_span(args.seed, args.games)
     probe = _spec_for(args.ruleset, args.variant, args.players, pool, args.seed)   # validates every name
     humans, neutral = probe.players, len(probe.agents) - probe.players
     plan = _plan(args.games, seatings(pool, humans))

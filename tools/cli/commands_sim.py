@@ -49,6 +49,7 @@ import sys
 import time
 
 from provost.dsl.diagnostics import UsageError
+from provost.tools.cli.failures import check_seed_span
 from provost.tools.cli.failures import cannot_write, check_writable, failure_object, write_text
 
 STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
@@ -135,6 +136,7 @@ def run_sim(args: argparse.Namespace) -> int:
     if args.seed is None:
         from provost.interpreter.rng import fresh_seed
         args.seed = fresh_seed()      # in the report's seeds (text, JSON), so every game can be replayed
+    check_seed_span(args.seed, args.games)
     check = getattr(args, "check_invariants", False)
     specs = [_spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed, check)]
     if compare_variant is not None:

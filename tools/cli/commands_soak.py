@@ -32,7 +32,7 @@ def run_soak(args: argparse.Namespace) -> int:
     from provost.interpreter.engine import Game, players_out_of_range
     from provost.interpreter.gamelog import load_rules
     from provost.interpreter.invariants import InvariantChecker, Violation, violation_diagnostic
-    from provost.tools.cli.failures import failure_object
+    from provost.tools.cli.failures import check_seed_span, failure_object
     from provost.tools.sim import soak
 
     rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
@@ -53,6 +53,7 @@ def run_soak(args: argparse.Namespace) -> int:
         raise UsageError("no player count of %s can be played" % args.ruleset)
     counts = sorted(rules)
     invariants = InvariantChecker(Game.new(rules[counts[0]], players=counts[0], seed=args.seed)).names()
+    check_seed_span(args.seed, args.seeds)
     work = soak.tasks(counts, args.seeds, args.seed, args.greedy)
     progress = None
     if sys.stderr.isatty() and args.format == "text":

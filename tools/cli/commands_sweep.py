@@ -20,7 +20,7 @@ import shlex
 import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError
-from provost.tools.cli.failures import check_writable, write_text
+from provost.tools.cli.failures import check_seed_span, check_writable, write_text
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -43,6 +43,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     report_path = getattr(args, "report", None)
     if report_path:
         check_writable(report_path)
+    check_seed_span(args.seed, args.games)
     base = _spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)
     specs = []
     for setting in grid:

@@ -18,13 +18,14 @@ import os
 import time
 
 from provost.dsl.diagnostics import UsageError
-from provost.tools.cli.failures import cannot_write
+from provost.tools.cli.failures import cannot_write, check_seed_span
 
 
 def run_train(args: argparse.Namespace) -> int:
     from provost.interpreter.agents.policy import model_name, train, user_dir
     from provost.tools.cli.commands_sim import _spec_for
 
+    check_seed_span(args.seed, args.games)
     spec = _spec_for(args.ruleset, args.variant, args.players, ["greedy"], args.seed)
     out = args.output
     if out is None:

@@ -35,6 +35,15 @@ def cannot_write(path: str, exc: OSError) -> UsageError:
     return UsageError("cannot write %s: %s" % (path, exc.strerror or exc))
 
 
+def check_seed_span(first: int, count: int) -> None:
+    """A usage error if games seeded ``first``, ``first + 1``, ... (``count`` of them) go past the
+    last seed: each game must be one ``provost play --seed`` can play again."""
+    from provost.interpreter.rng import seed_span_problem
+    problem = seed_span_problem(first, count)
+    if problem:
+        raise UsageError(problem)
+
+
 def check_writable(path: str) -> None:
     """Fail now, before any long work, when ``path`` cannot be written (no such folder, a folder,
     no permission); leaves nothing behind."""
