@@ -50,6 +50,9 @@ class Ruleset:
     _pos_files: dict | None = field(default=None, repr=False, compare=False)
     # The variant's own declaration (its changes and their positions) when this is a variant.
     variant_head: dict | None = None
+    # The variants as a save or a log names them to load them again, when a variant file was named
+    # by a path: that path made absolute (``variant`` is the variants' declared names, for people).
+    variant_source: str | None = None
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]
@@ -931,7 +934,18 @@ def _load_checked(ruleset: str, variant: str | None, players: int | None) -> Rul
         raise RulesError([d for d in diags if d.severity == "error"])
     if shipped_game(ruleset) is not None:
         rs.source_path = None      # named as shipped: found again by name wherever provost is installed
+    rs.variant_source = _variants_as_named(variant)
     return rs
+
+
+def _variants_as_named(variant) -> str | None:
+    """``variant`` with each variant file named by a path made absolute (a save or a log then
+    finds it from any folder), or None when every variant is named by its name."""
+    from .compose import SEPARATOR, split_variants
+    names = split_variants(variant)
+    if all(is_bare_name(n) for n in names):
+        return None
+    return SEPARATOR.join(n if is_bare_name(n) else os.path.abspath(n) for n in names)
 
 
 def load_composed(ruleset: str, variant, players: int | None) -> tuple[Ruleset | None, list[Diagnostic]]:

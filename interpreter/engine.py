@@ -290,7 +290,7 @@ class Game(GameFields):
 
     # ------------------------------------------------------------ save, resume, clone
     def to_json(self) -> str:
-        saved = {"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant,
+        saved = {"engine": ENGINE_VERSION, "ruleset": self.rs.name, "variant": self.rs.variant_source or self.rs.variant,
                  "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict(self.prog.saved_data)}
         if self.rs.source_path:
             saved["path"] = self.rs.source_path    # rules from a file: resume from that file

@@ -14,8 +14,8 @@ when the decision was asked.  The result's ``scores`` are the deciding seats'
 (``players`` of them), ``neutral_scores`` the neutral seats' (Ys for 2: the
 rules' third player), and ``winners`` deciding seats only: neutral players
 score but never win (``Game.result``).  ``source`` says how the rules were named when the
-game was played (a shipped name or a path, and the ``--variant`` given), so a
-replay loads the same files; ``ruleset_hash`` (the ruleset's digest) proves they
+game was played (a shipped name or a path, and the ``--variant`` given, a variant file
+by its absolute path), so a replay loads the same files; ``ruleset_hash`` (the ruleset's digest) proves they
 still hold the same rules.
 
 ``replay(path)`` re-executes a log and returns ``(ok, message, game)``; it
@@ -84,7 +84,7 @@ def header_record(game, agents, source, engine_version) -> dict:
     return {"type": "header", "log_format": LOG_FORMAT, "ruleset": rs.name, "variant": rs.variant,
             "players": game.s.humans, "seed": game.seed, "ruleset_hash": rs.digest,
             "engine": engine_version, "agents": list(agents),
-            "source": source or {"ruleset": rs.name, "variant": rs.variant}}
+            "source": source or {"ruleset": rs.name, "variant": rs.variant_source or rs.variant}}
 
 
 def result_record(game) -> dict:
@@ -197,19 +197,26 @@ def _load_rules(header: dict):
     """The rules a header names: its ``source`` when that is a rule file that still exists, else
     the name.  A log is untrusted input: it never makes provost read a file that is not a rule
     file (``.rules``, ``.json``, ``.yaml``), whatever path it names."""
-    from .savefile import is_rule_file_name
+    from .savefile import is_rule_file_name, refuse_variant_files
 
     src = header.get("source")
+    if isinstance(src, dict) and isinstance(src.get("variant"), str):
+        refuse_variant_files(src["variant"], "<log>", "R003", "R003")
     if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]) \
             and is_rule_file_name(src["ruleset"]):
         variant = src.get("variant")
         return load_rules(src["ruleset"], variant if isinstance(variant, str) else None)
+    if isinstance(src, dict) and isinstance(src.get("variant"), str) and isinstance(src.get("ruleset"), str) \
+            and src["ruleset"] == header.get("ruleset"):
+        return load_rules(src["ruleset"], src["variant"])     # a shipped game with a variant file
     from provost.dsl.loader import shipped_game
     from provost.dsl.source import is_bare_name
     name = header["ruleset"]
     if shipped_game(name) is None and not is_bare_name(name) and not is_rule_file_name(name):
         raise RulesError([Diagnostic("<log>", 1, 1, "error", "R003", "the log names its rules %r: neither a "
                                      "shipped ruleset nor a rule file" % name)])
+    if isinstance(header["variant"], str):
+        refuse_variant_files(header["variant"], "<log>", "R003", "R003")
     return load_rules(name, header["variant"])
 
 

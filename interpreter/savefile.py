@@ -89,8 +89,27 @@ def is_rule_file_name(path: str) -> bool:
     return path.lower().endswith(RULE_FILE_SUFFIXES)
 
 
+def refuse_variant_files(variant: str, where: str, code: str, gone_code: str) -> None:
+    """A RulesError unless every variant file ``variant`` names by a path is a rule file
+    (``code`` at ``where``) that exists (``gone_code``): a save or a log never makes provost read
+    another file."""
+    from provost.dsl.compose import split_variants
+    from provost.dsl.source import is_bare_name
+    for name in split_variants(variant):
+        if is_bare_name(name):
+            continue
+        if not is_rule_file_name(name):
+            raise RulesError([Diagnostic(where, 1, 1, "error", code, "its variant %r is not a rule file (%s)"
+                                         % (name, ", ".join(RULE_FILE_SUFFIXES)))])
+        if not os.path.isfile(name):
+            raise RulesError([Diagnostic(name, 1, 1, "error", gone_code,
+                                         "the variant file this game was played with is gone")])
+
+
 def rules_of(d: dict, load_checked):
     """The rules the save names, loaded only where it is safe (module docstring)."""
+    if d["variant"] is not None:
+        refuse_variant_files(d["variant"], WHERE, "E004", "E003")
     path = d.get("path")
     if path is not None:
         if not is_rule_file_name(path):

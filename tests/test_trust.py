@@ -164,6 +164,37 @@ def test_a_save_never_makes_provost_read_a_file_that_is_not_a_rule_file(tmp_path
             Game.from_json(json.dumps(d))
         assert "SECRET" not in str(e.value) and e.value.diagnostics[0].code == "E004"
 
+    d = json.loads(SAVES[0])
+    d["variant"] = str(secret)          # a variant named by the save is a rule file, or refused
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert "SECRET" not in str(e.value) and e.value.diagnostics[0].code == "E004"
+
+
+def test_a_variant_file_named_by_a_path_resumes_and_replays_from_any_folder(tmp_path, monkeypatch, capsys):
+    """A save and a log name a variant file by its absolute path (its declared name would be
+    looked for among the shipped variants, and not found)."""
+    import shutil
+
+    from pathlib import Path
+
+    from cli_run import run_cli
+    examples = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
+    shutil.copy(examples / "caylus.generous_king.rules", tmp_path / "mine.rules")
+    monkeypatch.chdir(tmp_path)
+    g = Game.new("caylus", variant="./mine.rules", seed=1)
+    code, _, err = run_cli(capsys, "play", "caylus", "--variant", "./mine.rules", "--seed", "1", "--log", "g.jsonl")
+    assert code == 0, err
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    code, out, err = run_cli(capsys, "replay", "../g.jsonl")
+    assert code == 0 and "identical result" in out + err
+    (tmp_path / "mine.rules").unlink()
+    with pytest.raises(RulesError) as e:
+        Game.from_json(g.to_json())
+    assert e.value.diagnostics[0].code == "E003"
+
 
 def _save_during_activation() -> tuple[Game, str]:
     """A Caylus game stopped at a decision taken while the road is activated, and its save."""
@@ -247,6 +278,11 @@ def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys
                                "players": 4, "seed": 1, "ruleset_hash": "0" * 16}) + "\n")
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 1 and "SECRET" not in out + err and "neither a shipped ruleset nor a rule file" in out + err
+    for source in ({"ruleset": "caylus", "variant": str(tmp_path / "token.txt")}, None):
+        log.write_text(json.dumps({"type": "header", "ruleset": "caylus", "variant": str(tmp_path / "token.txt"),
+                                   "players": 4, "seed": 1, "ruleset_hash": "0" * 16, "source": source}) + "\n")
+        code, out, err = run_cli(capsys, "replay", str(log))
+        assert code == 1 and "SECRET" not in out + err and "is not a rule file" in out + err
 
 
 def test_explain_refuses_a_log_whose_rules_changed(tmp_path, capsys):

@@ -90,7 +90,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.log:
         # As the rules were named: a shipped name stays a name, a path becomes absolute.
         source = {"ruleset": args.ruleset if rs.source_path is None else os.path.abspath(args.ruleset),
-                  "variant": rs.variant if args.variant or args.players else None}
+                  "variant": (rs.variant_source or rs.variant) if args.variant or args.players else None}
         try:
             log = GameLogWriter(args.log, game, names, source)
         except OSError as e:
