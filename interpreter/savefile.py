@@ -150,9 +150,14 @@ def check_state(state: dict, prog) -> None:
             raise damaged("state.pieces.%d: seat %d of %d" % (k, pc[1], n))
         if pc[3] not in places and pc[3] not in state["occ"] and pc[3] not in prog.spaces:
             raise damaged("state.pieces.%d: no place called %r" % (k, pc[3]))
-    for k, kind in enumerate(t[0] for t in state["tiles"].values()):
+    for name, (kind, owner) in ((name, t[:2]) for name, t in state["tiles"].items()):
         if kind not in prog.buildings and kind not in prog.spaces:
             raise damaged("state.tiles: no building called %r" % kind)
+        if owner != -1 and not 0 <= owner < n:
+            raise damaged("state.tiles.%s: owned by seat %d of %d" % (name, owner, n))
+    for slot, tile in enumerate(state["road"]):
+        if tile is not None and tile not in state["tiles"]:
+            raise damaged("state.road.%d: %r is no tile of this game" % (slot, tile))
     nodes, envs = len(prog.nodes), len(state["envs"])
     for k, f in enumerate(state["stack"]):
         if f[0] >= nodes or f[2] >= envs:
@@ -161,6 +166,8 @@ def check_state(state: dict, prog) -> None:
         if f[1] >= nodes or f[2] >= envs:
             raise damaged("state.deferred.%d: a frame of no node of these rules" % k)
     pending = state["pending"]
+    if state["finished"] and (pending is not None or state["stack"]):
+        raise damaged("state.finished: a finished game with play still to come")
     if pending is not None:
         if not 0 <= pending["player"] < n:
             raise damaged("state.pending.player: seat %d of %d" % (pending["player"], n))
@@ -181,12 +188,24 @@ def _same_names(where: str, found: dict, declared: dict) -> None:
 def _check_counter(where: str, v, c: dict, prog, n: int) -> None:
     size = len(prog.enums[c["by"]]) if c.get("by") else None
 
+    lo, hi = c.get("min"), c.get("max")
+
+    def in_bounds(x, at):
+        # The engine keeps every counter within its bounds (a resource never below 0): a value
+        # outside them is no state it made.
+        if (lo is not None and x < lo) or (hi is not None and x > hi):
+            raise damaged("%s: %d%s is outside its bounds (%s..%s)" % (where, x, at, lo, "" if hi is None else hi))
+
     def one(x, at):
         if size is None:
             if type(x) is not int:
                 raise damaged("%s: expected a number%s" % (where, at))
+            in_bounds(x, at)
         elif type(x) is not list or len(x) != size or any(type(y) is not int for y in x):
             raise damaged("%s: expected %d numbers (by %s)%s" % (where, size, c["by"], at))
+        else:
+            for y in x:
+                in_bounds(y, at)
 
     if c["scope"] == "player":
         if type(v) is not list or len(v) != n:

@@ -144,6 +144,36 @@ def test_tampered_saves_are_input_errors_never_raw_exceptions():
     assert outcomes.get("E004", 0) > 300
 
 
+def _caylus_save_at(decisions: int) -> dict:
+    g = Game.new("caylus", players=4, seed=1)
+    r = random.Random(1)
+    for _ in range(decisions):
+        g.apply(r.choice(g.legal_options()))
+    return json.loads(g.to_json())
+
+
+def _first_tile(d):
+    return next(iter(d["state"]["tiles"]))
+
+
+@pytest.mark.parametrize("tamper, words", [
+    (lambda d: d["state"]["road"].__setitem__(1, "nope"), "state.road.1: 'nope' is no tile"),
+    (lambda d: d["state"]["counters"]["denier"].__setitem__(0, -50), "outside its bounds"),
+    (lambda d: d["state"]["counters"]["pp"].__setitem__(0, -50), "outside its bounds"),
+    (lambda d: d["state"]["counters"].__setitem__("provost", 99), "outside its bounds"),
+    (lambda d: d["state"]["tiles"][_first_tile(d)].__setitem__(1, 9), "owned by seat 9 of 4"),
+    (lambda d: d["state"].__setitem__("finished", True), "a finished game with play still to come"),
+])
+def test_a_save_no_game_could_reach_is_damaged(tamper, words):
+    """Values the engine never leaves in a state: each is E004 on loading, not a rule error
+    (or a broken invariant) later in play."""
+    d = _caylus_save_at(30)
+    tamper(d)
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004" and words in e.value.diagnostics[0].message
+
+
 @pytest.mark.parametrize("text, words", [
     ("", "not JSON"), ("[" * 100000, "nested too deeply"), ("null", "top level"), ("{}", "top level"),
     ('{"engine": "9"}', "top level"), ("x" * (33 * 1024 * 1024), "the limit"),
