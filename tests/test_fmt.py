@@ -101,3 +101,12 @@ def test_the_command_checks_writes_and_reports(tmp_path, capsys):
     assert code == 0 and "0 files would be reformatted" in err
     code, _, _ = run_cli(capsys, "fmt", "--check", os.path.join(shipped_dir()))
     assert code == 0
+
+
+def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tmp_path, capsys):
+    bad = tmp_path / "syn.rules"
+    text = 'game x "X":\n    players 2 "oops\n'
+    bad.write_text(text)
+    code, _, err = run_cli(capsys, "fmt", str(bad))
+    assert code == 1 and "%s:2:15: error: " % bad in err and "[P101]" in err
+    assert bad.read_text() == text

@@ -47,7 +47,7 @@ def test_view_of_a_bad_log_is_a_clear_error(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
     code, _, err = run_cli(capsys, "view", str(bad), "-o", str(tmp_path / "x.html"))
-    assert code == 1 and "provost view:" in err
+    assert code == 1 and "%s:1:1: error: not valid JSON" % bad in err and "[R002]" in err   # as replay says it
     code, _, err = run_cli(capsys, "view", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "x.html"))
     assert code == 2 and "no game log" in err
 

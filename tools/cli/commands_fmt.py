@@ -4,7 +4,8 @@ Folders are searched for ``.rules`` files (IR documents are data and are left al
 ``--check`` every file whose layout differs is rewritten in place (through a temporary file
 renamed over it); with ``--check`` nothing is written, each such file is listed and the exit code
 is 1; ``--diff`` prints the changes as a unified diff.  A file that cannot be formatted safely is
-an error naming it (exit 1), and is left as it is.
+an error naming it (exit 1), and is left as it is; a syntax error is reported as ``check``
+reports it (``path:line:col: error: ... [P1xx]``).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import tempfile
 
 from provost.dsl.diagnostics import printable
 from provost.dsl.fmt import Unformattable, format_text
+from provost.dsl.parser import parse_text
 from provost.dsl.source import read_source
 from provost.tools.cli import collect_files
 
@@ -43,6 +45,13 @@ def run_fmt(args: argparse.Namespace) -> int:
         text, diags = read_source(path)
         if text is None:
             for d in diags:
+                print(d.format_text(), file=sys.stderr)
+            failed = True
+            continue
+        _, syntax = parse_text(text, path)
+        if syntax:
+            # Not a rule file the grammar reads: the positioned diagnostics `check` gives.
+            for d in syntax:
                 print(d.format_text(), file=sys.stderr)
             failed = True
             continue

@@ -133,6 +133,11 @@ def run_view(args) -> int:
     check_writable(args.output)
     if not os.path.isfile(args.log):
         raise UsageError("no game log at %s" % args.log)
+    from provost.interpreter.gamelog import check_log
+    report = check_log(args.log)
+    if not report.ok:       # as `provost replay` says it: path:line:col: error: ... [R00x]
+        print(report.diagnostic(args.log).format_text(), file=sys.stderr)
+        return 1
     try:
         html = replay_html(args.log)
     except ReplayError as e:
