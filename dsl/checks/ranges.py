@@ -1,7 +1,7 @@
 """Range checks (R3xx): numbers that are out of range for what they count."""
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, did_you_mean, register
 from .model import model
 
 register("R301", "error", "player count out of range")
@@ -11,6 +11,7 @@ register("R304", "error", "number too large")
 register("R305", "error", "road position beyond the road")
 register("R306", "error", "table range runs backwards")
 register("R307", "error", "table entries overlap")
+register("R308", "error", "a table key that names nothing, close to a name it may mean")
 
 MAX_PLAYERS = 8
 ABSURD = 1_000_000
@@ -131,7 +132,26 @@ def check_tables(ruleset) -> list[Diagnostic]:
     return out
 
 
+def _misspelt_keys(entries: list, i: int, sym, out: list) -> None:
+    """A named key that names nothing declared, close to a name it may mean, is a slip: no value
+    a rule computes can find its entry (`dungeon_typo:` among `walls:` and `towers:`).  The names
+    looked at are those of the enums the other keys belong to, else every name."""
+    named = [e for e in entries if isinstance(e.get("key"), str)]
+    keys = {e["key"] for e in named}
+    enums = {sym.enum_of_value[k] for k in keys if k in sym.enum_of_value}
+    members = [v for d in sym.decls if d.get("kind") == "enum" and d.get("name") in enums
+               for v in d.get("values") or [] if v not in keys]
+    for e in named:
+        key = e["key"]
+        if sym.is_defined(key):
+            continue
+        hint = did_you_mean(key, members if enums else sorted(sym.all_names()))
+        if hint:
+            out.append(sym.diag(i, e, "R308", "table key '%s' names nothing declared%s" % (key, hint)))
+
+
 def _entries(entries: list, i: int, sym, out: list) -> None:
+    _misspelt_keys(entries, i, sym, out)
     ranges, keys = [], {}
     for e in entries:
         if "entries" in e:
