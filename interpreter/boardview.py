@@ -319,24 +319,48 @@ def who_sees(game, player: int, option: str) -> list[int]:
     A seat may know it when its observation after the decision, or the prompt that follows it,
     tells that option apart from every other option ``player`` had (tried on clones; the game
     itself is untouched): a character card played shows in the next prompt.  A secret bid or a
-    broker laid face down leaves the others' observations alike, so only the decider knows it; a
-    forced move stays the decider's too, since whether it was forced may hang on hidden values.
+    broker laid face down leaves the others' observations alike, so only the decider knows it.
+
+    A forced move (one option, asked because the options hang on what others may not see) is
+    judged in the worlds each seat holds possible (``determinize``) where the decider had a
+    choice: told alike whether it was forced or not, the seat learns nothing from the log of it.
     """
     everyone = list(range(game.s.players))
     if not has_hidden(game.prog):
         return everyone
     options = game.legal_options()
-    if len(options) < 2 or option not in options:     # (an illegal option: apply will say so)
+    if option not in options:           # (an illegal option: apply will say so)
         return [player]
     others = [p for p in everyone if p != player]
+    if len(options) > 1:
+        return sorted([player] + _telling_apart(game, option, options, others))
+    return sorted([player] + [q for q in others if _told_in_possible_worlds(game, player, option, q)])
+
+
+#: The worlds a seat holds possible that a forced move is judged in (fixed seeds: the same verdict
+#: every time).
+POSSIBLE_WORLDS = 4
+
+
+def _telling_apart(game, option: str, options: list[str], seats: list[int]) -> list[int]:
+    """The ``seats`` whose view after ``option`` differs from their view after every other option."""
     outcomes: dict[str, list[str]] = {}
     for opt in options:
         c = game.clone(shared=True)
         c.apply(opt)
-        outcomes[opt] = [_obs_key(c, p) for p in others]
+        outcomes[opt] = [_obs_key(c, p) for p in seats]
     chosen = outcomes[option]
-    seen = [player]
-    for i, p in enumerate(others):
-        if all(o == option or outcomes[o][i] != chosen[i] for o in outcomes):
-            seen.append(p)
-    return sorted(seen)
+    return [p for i, p in enumerate(seats)
+            if all(o == option or outcomes[o][i] != chosen[i] for o in outcomes)]
+
+
+def _told_in_possible_worlds(game, player: int, option: str, seat: int) -> bool:
+    """Whether ``seat`` tells ``option`` apart in each world it holds possible where ``player``
+    could have chosen otherwise (False when none of them is found)."""
+    verdicts = []
+    for k in range(POSSIBLE_WORLDS):
+        world = game.determinize(seat, k)
+        options = world.legal_options()
+        if world.current_player() == player and option in options and len(options) > 1:
+            verdicts.append(bool(_telling_apart(world, option, options, [seat])))
+    return bool(verdicts) and all(verdicts)

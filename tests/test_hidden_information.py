@@ -261,3 +261,28 @@ def test_an_observation_is_a_copy():
     view["zones"]["hand"][0].append("king")
     view["pieces"][0][2] = 99
     assert g.to_json() == before
+
+
+def test_a_forced_move_is_logged_as_the_same_move_with_a_choice_would_be():
+    """Whether a decision was forced may hang on what the others may not see (the values behind
+    a screen).  The Conjurer's broker put before the screen is public when there was a choice; a
+    forced one is judged in the worlds each seat holds possible: where the owner had a choice
+    there, the seat is told it too, and where it never had one, the seat knew it was forced."""
+    from provost.interpreter.boardview import _told_in_possible_worlds, who_sees
+    rs = load_checked("ys", None, 4)
+    told = {1: set(), 2: set()}
+    for seed in (0, 6, 10):
+        g = Game.new(rs, players=4, seed=seed)
+        r = random.Random(seed)
+        while not g.finished:
+            options = g.legal_options()
+            if g.prompt().startswith("Conjurer: which broker"):
+                p = g.current_player()
+                seen = who_sees(g, p, options[0])
+                told[min(len(options), 2)].add(tuple(seen))
+                if len(options) == 1:
+                    for q in range(4):
+                        if q != p:
+                            assert (q in seen) == _told_in_possible_worlds(g, p, options[0], q)
+            g.apply(r.choice(options))
+    assert told[2] == {(0, 1, 2, 3)} and told[1]
