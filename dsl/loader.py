@@ -379,7 +379,13 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
                 % (title, players, players, players)
         return None
     allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
-    return "%s is for %s, not %d" % (title, allowed, players)
+    # Other counts the game's variants give rules for (Ys for 2 and 3): say so, or the message
+    # would tell a user that 4 is the only count.
+    others = sorted({n for v in variants_of(rs.chain[0]) for n in v.get("for_players") or []
+                     if not lo <= n <= hi}) if rs.chain else []
+    more = (" (and for %s players with their own rules: players=N, --players N)" % ", ".join(map(str, others))
+            if others else "")
+    return "%s is for %s, not %d%s" % (title, allowed, players, more)
 
 
 def _root_file_of(path: str, depth: int = 0) -> str | None:

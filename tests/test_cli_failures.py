@@ -139,3 +139,9 @@ def test_more_agents_than_deciding_players_is_refused_alike(capsys, command):
     code, _, err = run(capsys, command[0], "ys", "--variant", "two_players", "--players", "2",
                        "--agents", "greedy,random,random", *command[1:])
     assert code == 2 and "3 agents given for 2 players" in err
+
+
+def test_a_count_the_base_rules_lack_names_the_counts_the_variants_give(capsys):
+    """Ys is for 4 players, and for 2 and 3 with the rules of their own: the message says both."""
+    code, _, err = run(capsys, "play", "ys", "--players", "1")
+    assert code == 2 and "ys is for 4 players, not 1 (and for 2, 3 players with their own rules" in err

@@ -119,7 +119,7 @@ def test_a_log_result_without_neutral_scores_still_replays(game_log, tmp_path, c
 @pytest.mark.parametrize("argv,needle", [
     (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human"),
     (["--agents", "greedy,random,random,random,random"], "5 agents given for 4 players"),
-    (["--players", "6"], "caylus is for 3 to 5 players, not 6"),
+    (["--players", "6"], "caylus is for 3 to 5 players, not 6 (and for 2 players with their own rules"),
     (["--players", "9"], "not 9"),
 ])
 def test_play_usage_errors_exit_2(capsys, argv, needle):
