@@ -63,6 +63,7 @@ def test_play_json_has_the_contract_fields(capsys):
 def test_play_default_players_and_same_seed_same_result(capsys):
     a = json.loads(run(capsys, "play", "caylus", "--seed", "9", "--format", "json")[1])
     b = json.loads(run(capsys, "play", "caylus", "--seed", "9", "--format", "json")[1])
+    assert a.pop("log") != b.pop("log")         # each game its own log
     assert a == b and a["players"] == 4
 
 
@@ -371,3 +372,19 @@ def test_real_command_line_never_shows_a_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "provost.tools.cli", "replay", str(junk)], cwd=ROOT, capture_output=True,
                        text=True, env=env)
     assert p.returncode == 1 and "Traceback" not in p.stderr + p.stdout and ":1:1: error:" in p.stdout
+
+
+def test_every_game_writes_a_log_unless_told_not_to(capsys, tmp_path, monkeypatch):
+    """DESIGN: every game writes a JSON Lines log. Without --log, a new file in the user's data
+    folder, named in the JSON and the closing line, that replays; --no-log writes none."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, out, _ = run(capsys, "play", "caylus", "--seed", "3", "--format", "json")
+    log = json.loads(out)["log"]
+    assert code == 0 and log.startswith(str(tmp_path / "data")) and log.endswith(".jsonl")
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0 and "identical result" in out + err
+    code, out, _ = run(capsys, "play", "caylus", "--seed", "3")
+    assert code == 0 and "log: %s" % (tmp_path / "data") in out
+    code, out, _ = run(capsys, "play", "caylus", "--seed", "3", "--format", "json", "--no-log")
+    assert code == 0 and json.loads(out)["log"] is None
+    assert len(os.listdir(tmp_path / "data" / "provost" / "logs")) == 2

@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print what a diagnostic code means, with an example and the fix")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit code")
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, check_parser=p)
 
     p = sub.add_parser("play", parents=[common], help="play one game with agents")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -130,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
-    p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here")
+    p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (default: a new file in "
+                   "the user's data folder, provost/logs, named at the end)")
+    p.add_argument("--no-log", action="store_true", help="play without writing a game log")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--check-invariants", action="store_true",
                    help="check the rules' invariants after every decision (exit 1 on the first violated)")
@@ -397,6 +399,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.explain is not None:
         return _explain_code(args.explain)
     if not args.paths:
+        args.check_parser.print_usage(sys.stderr)      # as for any other usage error
         raise UsageError("check needs a PATH (a rule file, an IR file or a folder), or --explain CODE")
     files, diags = collect_files(args.paths)
     if files:

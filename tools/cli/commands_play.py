@@ -25,7 +25,7 @@ import json
 import os
 import sys
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 
 
 def resolve_agents(names: list[str] | None, players: int) -> list[str]:
@@ -87,14 +87,23 @@ def run_play(args: argparse.Namespace) -> int:
                 agent.stdout = sys.stderr    # stdout holds the one JSON object, nothing else
 
     log = None
-    if args.log:
+    # DESIGN: every game writes a log; without --log, a new file in the user's data folder.
+    log_path = args.log or (None if args.no_log else default_log_path(rs.name, args.seed))
+    if log_path:
         # As the rules were named: a shipped name stays a name, a path becomes absolute.
         source = {"ruleset": args.ruleset if rs.source_path is None else os.path.abspath(args.ruleset),
                   "variant": (rs.variant_source or rs.variant) if args.variant or args.players else None}
         try:
-            log = GameLogWriter(args.log, game, names, source)
+            if not args.log:
+                os.makedirs(os.path.dirname(log_path), exist_ok=True)
+            log = GameLogWriter(log_path, game, names, source)
         except OSError as e:
-            raise cannot_write(args.log, e) from None
+            if args.log:
+                raise cannot_write(args.log, e) from None
+            # The log nobody asked for by name does not stop the game: say why there is none.
+            print("provost: warning: no game log: cannot write %s: %s (--log FILE names another place)"
+                  % (printable(log_path), e.strerror or e), file=sys.stderr)
+            log_path = None
     unfinished = " (the log has no result line)" if log else ""
     after = None
     if getattr(args, "check_invariants", False):
@@ -118,7 +127,7 @@ def run_play(args: argparse.Namespace) -> int:
         # scores: the deciding seats (len == players); a neutral seat's score is apart and never wins.
         print(json.dumps({"ok": True, "ruleset": rs.name, "variant": rs.variant, "players": n, "seed": args.seed,
                           "agents": names, **game.result(), "neutral": list(range(n, game.s.players)),
-                          "ruleset_hash": rs.digest, "log": args.log}))
+                          "ruleset_hash": rs.digest, "log": log_path}))
     else:
         scores, winners = game.scores(), game.winners()
         title = rs.name + (" / " + rs.variant if rs.variant else "")
@@ -131,9 +140,23 @@ def run_play(args: argparse.Namespace) -> int:
             print("  seat %d  %-*s  %4d %s%s" % (seat, width, name, score, rs.game().get("score", "points"), mark))
         who = ", ".join("seat %d (%s)" % (w, names[w]) for w in winners)
         print(("winners: " if len(winners) > 1 else "winner: ") + who)
-        if args.log:
-            print("log: %s" % args.log)
+        if log_path:
+            print("log: %s" % printable(log_path))
     return 0
+
+
+def default_log_path(ruleset: str, seed: int) -> str:
+    """A new file for a game's log in the user's data folder (``provost/logs``): the rules' name,
+    the seed and the time it started, and the process, so that two games never share one."""
+    import time
+
+    from platformdirs import user_data_dir
+    stem = os.path.join(user_data_dir("provost"), "logs", "%s-seed%d-%s-%d" % (
+        os.path.basename(ruleset), seed, time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()), os.getpid()))
+    path, k = stem + ".jsonl", 1
+    while os.path.lexists(path):        # (the same game again within the second, in one process)
+        path, k = "%s-%d.jsonl" % (stem, k), k + 1
+    return path
 
 
 def run_replay(args: argparse.Namespace) -> int:
