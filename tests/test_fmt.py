@@ -110,3 +110,14 @@ def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tm
     code, _, err = run_cli(capsys, "fmt", str(bad))
     assert code == 1 and "%s:2:15: error: " % bad in err and "[P101]" in err
     assert bad.read_text() == text
+
+
+def test_without_a_path_the_current_folder_is_formatted(tmp_path, capsys, monkeypatch):
+    """DESIGN: `provost fmt [PATH...]`: no PATH, the rule files under the current folder."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "g.rules").write_text('game g  "G":\n    players 2\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(capsys, "fmt", "--check")
+    assert code == 1 and "g.rules" in out
+    code, _, _ = run_cli(capsys, "fmt")
+    assert code == 0 and (tmp_path / "sub" / "g.rules").read_text() == 'game g "G":\n    players 2\n'

@@ -263,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
 
     p = sub.add_parser("fmt", parents=[common], help="rewrite rule files in the canonical layout (or --check)")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                   help="rule files or folders of them (default: the current folder)")
     p.add_argument("--check", action="store_true", help="write nothing; list the files that would change, exit 1 if any")
     p.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
     p.set_defaults(func=_dispatch("fmt", "provost.tools.cli.commands_fmt", "run_fmt"))

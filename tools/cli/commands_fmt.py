@@ -1,7 +1,7 @@
-"""`provost fmt PATH... [--check] [--diff]`: rule files in the canonical layout (provost.dsl.fmt).
+"""`provost fmt [PATH...] [--check] [--diff]`: rule files in the canonical layout (provost.dsl.fmt).
 
-Folders are searched for ``.rules`` files (IR documents are data and are left alone).  Without
-``--check`` every file whose layout differs is rewritten in place (through a temporary file
+Folders (the current one when no PATH is given) are searched for ``.rules`` files (IR documents
+are data and are left alone).  Without ``--check`` every file whose layout differs is rewritten in place (through a temporary file
 renamed over it); with ``--check`` nothing is written, each such file is listed and the exit code
 is 1; ``--diff`` prints the changes as a unified diff.  A file that cannot be formatted safely is
 an error naming it (exit 1), and is left as it is; a syntax error is reported as ``check``
