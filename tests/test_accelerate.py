@@ -73,8 +73,9 @@ def test_a_module_compiled_against_one_the_build_could_not_compile_is_set_aside(
 
 
 def test_the_pxd_files_name_the_classes_they_compile_in():
-    # The engine runs a node through its C method and checks the piece index through its own.
-    assert accelerate._cimports("engine") == {"state", "nodes", "prims_pieces"}
+    # The engine runs a node through its C method, checks the piece index through its own and
+    # finds an option among the pending ones with the runtime's C loop (index_in).
+    assert accelerate._cimports("engine") == {"state", "nodes", "prims_pieces", "runtime"}
     # The nodes, the piece helpers and counted read a game's fields (state.GameFields).
     assert accelerate._cimports("nodes") == accelerate._cimports("prims_pieces") == {"state"}
     assert accelerate._cimports("runtime") == accelerate._cimports("effects") == {"state"}

@@ -132,7 +132,7 @@ def test_provost_play_keeps_the_code_and_plays_the_same_game_from_it(tmp_path):
     # takes every unit from the file (so leaves it as it was) and plays the same game.
     env = dict(os.environ, PROVOST_CACHE_DIR=str(tmp_path / "cache"), PROVOST_NO_NATIVE="1")
     env.pop("PROVOST_NO_CACHE", None)
-    cmd = [sys.executable, "-m", "provost.tools.cli", "play", "ys", "--seed", "4", "--format", "json"]
+    cmd = [sys.executable, "-m", "provost.tools.cli", "play", "ys", "--seed", "4", "--format", "json", "--no-log"]
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
     [code] = (tmp_path / "cache").glob("code-*.marshal")
     kept = code.stat().st_mtime_ns, code.read_bytes()
