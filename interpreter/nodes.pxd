@@ -21,7 +21,6 @@ cdef class Atom(Node):
 
 cdef class If(Node):
     cdef public object branches, orelse
-    @cython.locals(st=list)
     cpdef run(self, GameFields g, list frame)
 
 cdef class For(Node):
@@ -31,7 +30,7 @@ cdef class For(Node):
 
 cdef class As(Node):
     cdef public object who, body
-    @cython.locals(st=list, env=dict, outer=dict)
+    @cython.locals(env=dict, outer=dict)
     cpdef run(self, GameFields g, list frame)
 
 cdef class Repeat(Node):
@@ -59,8 +58,10 @@ cdef class Choose(Node):
     cpdef tuple legal(self, GameFields g, dict env)
     @cython.locals(s=State, ids=list, legal=list, env=dict, opt=Option)
     cpdef run(self, GameFields g, list frame)
-    @cython.locals(st=list, env=dict, opt=Option)
+    @cython.locals(env=dict, opt=Option)
     cpdef choose(self, GameFields g, list frame, entry)
+
+cdef _enter(list frame, body, env)
 
 cdef class Activate(Node):
     cdef public object spaces, road_upto

@@ -98,14 +98,21 @@ class Seq(Node):
             if pc > last:
                 st.pop()
                 return
+            fn = atoms[pc]
+            if fn is None:
+                if pc == last:
+                    # Tail position: the last child takes the block's frame over (the same
+                    # bindings; a Seq keeps no data), rather than a new frame replacing it.
+                    frame[0] = children[pc]
+                    frame[1] = 0
+                else:
+                    frame[1] = pc + 1
+                    st.append([children[pc], 0, env, None])
+                return
             if pc == last:
                 st.pop()            # tail position: the last child replaces the block
             else:
                 frame[1] = pc + 1
-            fn = atoms[pc]
-            if fn is None:
-                st.append([children[pc], 0, env, None])
-                return
             # A statement that completes at once runs here, without a frame of its own,
             # unless it fails: then its frame is pushed so the error names its position.
             try:
@@ -137,15 +144,17 @@ class If(Node):
         self.orelse = orelse
 
     def run(self, g, frame):
-        st = g.s.stack
-        st.pop()
+        # The branch taken takes this frame over: an If's frame is a fresh one (at 0, no data)
+        # and the branch sees the same bindings.
         env = frame[2]
         for cond, body in self.branches:
             if cond(g, env):
-                st.append([body, 0, env, None])
+                frame[0] = body
                 return
         if self.orelse is not None:
-            st.append([self.orelse, 0, env, None])
+            frame[0] = self.orelse
+        else:
+            g.s.stack.pop()
 
 
 class For(Node):
@@ -180,12 +189,11 @@ class As(Node):
         self.who, self.body = who, body
 
     def run(self, g, frame):
-        st = g.s.stack
-        st.pop()
         outer = frame[2]
         env = dict(outer)
         env["player"] = self.who(g, outer)
-        st.append([self.body, 0, env, None])
+        frame[0] = self.body            # (the body takes this fresh frame over, with its bindings)
+        frame[2] = env
 
 
 class Repeat(Node):
@@ -335,10 +343,9 @@ class Choose(Node):
         player = env.get("player")
         if (len(legal) == 1 and not self.ask_always) or (player is not None and player >= s.humans):
             # A forced move, or a neutral player: the rules list its preferred option first.
-            s.stack.pop()
             _, b, i = legal[0]
             opt = self.options[i]
-            s.stack.append([opt.body, 0, {**env, **b} if b else env, None])
+            _enter(frame, opt.body, {**env, **b} if b else env)
             return
         # A tuple: clones share it (State.clone copies lists, not tuples); nothing changes it,
         # and ``choose`` copies the bindings it takes out of it.
@@ -346,8 +353,6 @@ class Choose(Node):
         g.ask(player, self.title, ids, self)
 
     def choose(self, g, frame, entry):
-        st = g.s.stack
-        st.pop()
         oid, b, i = entry
         env = frame[2]
         if b:
@@ -356,7 +361,16 @@ class Choose(Node):
                 if type(v) is list:
                     env[k] = v[:]
         opt = self.options[i]
-        st.append([opt.body, 0, env, None])
+        _enter(frame, opt.body, env)
+
+
+def _enter(frame: list, body, env) -> None:
+    """The option's body takes the choice's frame over (the top of the stack): from its start,
+    with the option's bindings, rather than a new frame replacing it."""
+    frame[0] = body
+    frame[1] = 0
+    frame[2] = env
+    frame[3] = None
 
 
 class Activate(Node):
