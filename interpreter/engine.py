@@ -29,6 +29,10 @@ ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
 # shipped games need at most a few hundred; the budget turns a loop or recursion that never asks
 # anyone anything into a positioned error (E100) within a second instead of a hang.
 MAX_STEPS = 100_000
+# The most decisions a game may take.  The shipped games take a few hundred; the budget turns a
+# round of decisions that never ends (a `turns ... until all passed` whose options never pass)
+# into a positioned error (E100) instead of a game played forever.
+MAX_DECISIONS = 20_000
 
 register("E001", "error", "the ruleset does not allow this number of players")
 register("E002", "error", "a saved game was played with other rules")
@@ -38,8 +42,10 @@ register("E101", "error", "a rule met a value of the wrong kind while playing")
 explain("E100", """
 A rule failed while the game was played, at the position shown: an index with no entry, a value
 out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or
-recursion that does not end), a range or `multisets` result longer than MAX_LIST items, or more
-than MAX_WORK list items gone through by comprehensions (nested ones multiply) between decisions.
+recursion that does not end), more than MAX_DECISIONS decisions in one game (a round of choices
+none of which ends it: `turns ... until all passed` whose options never `pass_turn`), a range or
+`multisets` result longer than MAX_LIST items, or more than MAX_WORK list items gone through by
+comprehensions (nested ones multiply) between decisions.
 
     repeat while held(coin) >= 0:
         gain 1 coin        # error: the rules ran 100000 steps without asking anyone to decide
@@ -173,6 +179,11 @@ class Game(GameFields):
             from .explain import explain
             raise IllegalOption(option, legal, player, explain(self, option))
         frame = s.stack[-1]
+        if s.decisions >= MAX_DECISIONS:       # (the state unchanged: the error names the decision)
+            pos = getattr(self.prog.nodes[frame[0]], "pos", None) or [1, 1]
+            raise RulesError([Diagnostic(self._file_of_node(frame[0]), pos[0], pos[1], "error", "E100",
+                                         "while playing: the game has taken %d decisions without ending: a round "
+                                         "of choices none of which leads on?" % MAX_DECISIONS)])
         entry = frame[3][at]
         s.pending = None
         s.decisions += 1

@@ -1,6 +1,7 @@
 """Engine budgets: rules the checker cannot prove finite stop with a positioned E100, fast.
 
-A bounded number of steps between two decisions (engine.MAX_STEPS), a bounded length for every
+A bounded number of steps between two decisions (engine.MAX_STEPS) and of decisions in a game
+(engine.MAX_DECISIONS), a bounded length for every
 list a rule builds (runtime.MAX_LIST) and a bounded number of list items the comprehensions go
 through between two decisions (runtime.MAX_WORK): never a hang or a MemoryError.
 """
@@ -36,6 +37,10 @@ CASES = {
                               "10:22", "items of lists"),
     "comprehensions_in_a_loop": ("        repeat 5000:\n            gain count([x for x in 1..5000]) coin",
                                  "11:24", "items of lists"),
+    # Choices none of which leads on: a bounded number of decisions in a game (engine.MAX_DECISIONS).
+    "endless_choices": ("        repeat while held(coin) >= 0:\n            choose \"Again?\":\n"
+                        "                option yes: nothing\n                option also_yes: nothing",
+                        "11:13", "decisions without ending"),
 }
 
 
