@@ -173,3 +173,40 @@ def test_rename_across_a_variant_and_its_base_leaves_both_clean(files, tmp_path)
     for path in (base, variant):
         assert "start_money" not in path.read_text()
         assert not [d for d in check_file(str(path)) if d.severity == "error"], path
+
+
+def test_a_fix_clears_the_marks_a_variant_left_in_its_base(files):
+    """A variant that breaks its base puts notes in the base file too; once fixed, the base
+    file's diagnostics are published again, empty, rather than left stale in the editor."""
+    base, variant = files
+    broken = variant.read_text() + "    remove effect sell\n"
+
+    async def session():
+        async with Session() as s:
+            vuri = s.open(variant, broken)
+            await s.wait(vuri)
+            buri = from_fs_path(str(base))
+            marks = await s.wait(buri)
+            assert marks
+            sent = time.perf_counter()
+            s.change(vuri, variant.read_text())
+            assert not await s.wait(buri, since=sent)
+
+    asyncio.run(session())
+
+
+def test_shutdown_then_exit_ends_the_server_with_0():
+    import json
+    import subprocess
+
+    def frame(obj):
+        body = json.dumps(obj).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    talk = b"".join(frame(m) for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None}))
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp"], input=talk, capture_output=True, timeout=60)
+    assert done.returncode == 0 and b"internal error" not in done.stderr, done.stderr

@@ -572,6 +572,8 @@ class _GuardedStdout:
         return self._guarded(self._stream.write, text)
 
     def flush(self):
+        if getattr(self._stream, "closed", False):
+            return None     # the command closed it (the language server does at `exit`): nothing to flush
         return self._guarded(self._stream.flush)
 
     def __getattr__(self, name):

@@ -31,6 +31,9 @@ SYMBOL_KIND = {"effect": T.SymbolKind.Function, "let": T.SymbolKind.Constant, "p
 
 server = LanguageServer("provost", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full)
 _pending: dict[str, asyncio.TimerHandle] = {}
+#: For each open document, the files its last check put diagnostics in (itself, its bases): a
+#: file left out of the next check's findings is cleared, or an editor would keep stale marks.
+_published: dict[str, set[str]] = {}
 
 
 def _texts() -> dict[str, str]:
@@ -55,6 +58,9 @@ def _publish(uri: str) -> None:
     except Exception as e:  # noqa: BLE001 - a checker bug must not take the editor's server down
         server.window_log_message(T.LogMessageParams(T.MessageType.Error, "provost: %s: %s" % (type(e).__name__, e)))
         return
+    for file in _published.get(uri, set()) - set(found):
+        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=from_fs_path(file), diagnostics=[]))
+    _published[uri] = set(found)
     for file, diags in found.items():
         text = texts.get(file)
         items = []
