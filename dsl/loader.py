@@ -24,6 +24,7 @@ register("L003", "error", "variants extend each other in a cycle")
 register("L004", "error", "a variant changes a definition that does not exist")
 register("L005", "error", "a ruleset file must hold one game or one variant")
 register("L006", "error", "a variant named after 'with' is not a variant of the same game")
+register("L009", "error", "a variant gives the rules for a player count its game does not allow")
 
 MAX_VARIANT_DEPTH = 16
 
@@ -572,11 +573,27 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
         return None, diags
     more = apply_variant(base, head, where)
     diags += more
+    diags += _for_players_problems(base, head, where)
     base.variant = head["name"]
     base.chain.append(where)
     base.count_rules += head.get("for_players") or []
     base.variant_head = head
     return base, diags
+
+
+def _for_players_problems(rs: Ruleset, head: dict, where: str) -> list[Diagnostic]:
+    """`for_players N` where the rules the variant leaves are not for N players (it kept the
+    game's `players`): `provost play --players N` would refuse them, and a plain play would pick
+    another count, so the rules said to be for N could never be played."""
+    lo, hi = next((d.get("players") for d in rs.decls if d.get("kind") == "game"), None) or [1, 8]
+    wrong = [n for n in head.get("for_players") or [] if not lo <= n <= hi]
+    if not wrong:
+        return []
+    pos = head["pos"]
+    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+    return [Diagnostic(where, pos[0], pos[1], "error", "L009",
+                       "variant '%s' gives the rules for %s players, but its game is for %s: replace the "
+                       "game's 'players' too" % (head["name"], ", ".join(map(str, wrong)), allowed))]
 
 
 def variant_base(head: dict, path: str, where: str | None = None,
