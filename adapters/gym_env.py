@@ -1,7 +1,7 @@
 """A single-agent Gymnasium environment: one seat of a provost game against bundled bots.
 
     import gymnasium
-    import provost.adapters.gym_env                       # or let Gymnasium find the plugin
+    import provost.adapters.gym_env                       # registers the ids below
     env = gymnasium.make("provost/Caylus-v0", players=4, opponents="greedy")
     obs, info = env.reset(seed=1)
     action = info["action_mask"].nonzero()[0][0]
@@ -146,7 +146,8 @@ class ProvostEnv(gymnasium.Env):
 
 
 def register_envs() -> None:
-    """Register the shipped games' ids (Gymnasium calls this through its plugin entry point)."""
+    """Register the shipped games' ids (run on import; ``gymnasium.make("provost.adapters.gym_env:
+    provost/Ys-v0")`` imports the module itself)."""
     for env_id, ruleset in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="provost.adapters.gym_env:ProvostEnv",

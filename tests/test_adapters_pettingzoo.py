@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo", reason="optional: pip install provost[pettingz
 pytest.importorskip("gymnasium", reason="optional: pip install provost[pettingzoo]")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from provost.adapters.pettingzoo_env import ProvostAECEnv, env, raw_env  # noqa: E402
 from provost.interpreter.agents.mcts import determinize  # noqa: E402
@@ -30,6 +30,12 @@ def test_api(ruleset, variant, players):
 @pytest.mark.parametrize("ruleset,variant,players", CASES)
 def test_seed(ruleset, variant, players):
     seed_test(lambda: env(ruleset, variant=variant, players=players), num_cycles=300)
+
+
+def test_render():
+    # PettingZoo's own test tries every mode the environment advertises (rgb_array: Pillow, which
+    # the pettingzoo extra installs).
+    render_test(lambda render_mode=None: env("ys", players=2, render_mode=render_mode))
 
 
 def test_variant_with_a_neutral_seat():
