@@ -170,7 +170,7 @@ def compose(ruleset: str, variant, players: int | None):
 
     Returns ``(Ruleset or None, diagnostics)``; unknown names raise as ``resolve_path`` does."""
     from .loader import (_find_base, _resolve, _root_file_of, _unreadable, apply_variant, parse_file,
-                         positions_file, resolve_path, variant_base)
+                         positions_file, resolve_path)
 
     base_path = resolve_path(ruleset)
     root = _root_file_of(base_path)
@@ -200,25 +200,8 @@ def compose(ruleset: str, variant, players: int | None):
             for f in chain_of(other) if other else []:
                 out += apply_file(f)
         own_bases = [root] + chain_of(path)[:-1]
-        ancestor = {}
-
-        def merge(key, current, current_file, theirs):
-            if any(_same(current_file, f) for f in own_bases):
-                return theirs, []                       # written against exactly this rule
-            if not ancestor:
-                base, _ = variant_base(head, path, where)
-                ancestor.update(((d["kind"], d.get("name")), d) for d in (base.decls if base else []))
-            before = ancestor.get((current["kind"], current.get("name")))
-            if before is None:
-                return theirs, []
-            merged, conflicts = merge_decl(before, current, theirs, head.get("title") or head["name"])
-            return merged, [c if c.startswith("players:") else
-                            "%s %s: %s and %s both change its %s; they cannot be composed"
-                            % (current["kind"], current.get("name"), os.path.basename(current_file),
-                               os.path.basename(where), c) for c in conflicts]
-
         out += _step_conflicts(rs, head, where, own_bases)
-        problems = apply_variant(rs, head, where, merge=merge)
+        problems = apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases))
         out += problems
         rs.chain.append(where)
         rs.count_rules += head.get("for_players") or []
@@ -232,6 +215,32 @@ def compose(ruleset: str, variant, players: int | None):
                 return None, diags
     rs.variant = SEPARATOR.join(names) if names else None
     return rs, diags
+
+
+def merge_against_base(head: dict, path: str, where: str, own_bases: list):
+    """The ``merge`` with which variant ``head`` (read from ``path``, positions in ``where``) is
+    applied on top of other variants: a rule it replaces that another variant changed first is
+    merged with that change against the rule as the variant's own base has it (a three-way
+    merge); what both changed is a conflict (L007).  A rule last changed in one of its own bases
+    (``own_bases``) is the one it was written against: its replacement stands."""
+    from .loader import variant_base
+    ancestor: dict = {}
+
+    def merge(key, current, current_file, theirs):
+        if any(_same(current_file, f) for f in own_bases):
+            return theirs, []                       # written against exactly this rule
+        if not ancestor:
+            base, _ = variant_base(head, path, where)
+            ancestor.update(((d["kind"], d.get("name")), d) for d in (base.decls if base else []))
+        before = ancestor.get((current["kind"], current.get("name")))
+        if before is None:
+            return theirs, []
+        merged, conflicts = merge_decl(before, current, theirs, head.get("title") or head["name"])
+        return merged, [c if c.startswith("players:") else
+                        "%s %s: %s and %s both change its %s; they cannot be composed"
+                        % (current["kind"], current.get("name"), os.path.basename(current_file),
+                           os.path.basename(where), c) for c in conflicts]
+    return merge
 
 
 def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnostic]:

@@ -678,7 +678,12 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     if os.path.abspath(other) in map(os.path.abspath, rs.chain):
         return error("L003", "variant '%s' is already part of this variant's base" % name)
     other_where = positions_file(ir, other)
-    more = apply_variant(rs, with_head, other_where)
+    # As variants composed on the command line: a rule both change is a conflict (L007), not
+    # the later one's silently.
+    from .compose import _step_conflicts, chain_of, merge_against_base
+    own_bases = ([root] if root else []) + chain_of(other)[:-1]
+    more = _step_conflicts(rs, with_head, other_where, own_bases)
+    more += apply_variant(rs, with_head, other_where, merge=merge_against_base(with_head, other, other_where, own_bases))
     rs.chain.append(other_where)
     return more
 
