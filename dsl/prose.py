@@ -287,6 +287,8 @@ class Prose:
             return ["%s, for %s to %s players; rounds: %s" % (title, lo, hi, ", ".join(self.name(r) for r in d["rounds"]))]
         if kind == "table":
             return ["table %s (%d entries)" % (title, len(d.get("entries", [])))]
+        if kind == "trigger":       # as the rulebook gives it: the event, then what happens
+            return ["%s: when %s:" % (title, self.name(d.get("event") or "?"))] + self.block(d.get("body"), 1)
         if kind == "invariant" and d.get("value") is not None:
             says = {"holds": "always: %s", "constant": "%s never changes", "never_decreases": "%s never goes down",
                     "never_increases": "%s never goes up"}.get(d.get("test"), "%s")

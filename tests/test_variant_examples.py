@@ -94,3 +94,14 @@ def test_diff_of_composed_variants_compares_the_resolved_rules(capsys):
     # both variants' changes, merged: Express's nine brokers, the King's Favor's fifth phase
     assert "    + brokers per player, of values 0, 0, 1, 1, 2, 3, 3, 4, 4" in out
     assert "+ adds phase 'kings_favor':" in out
+
+
+def test_diff_says_what_an_added_trigger_does(capsys):
+    """A trigger is described as the rulebook gives it: the event, then what happens."""
+    from pathlib import Path
+
+    from cli_run import run_cli
+    example = Path(__file__).resolve().parent.parent / "rulesets" / "examples" / "caylus.royal_stipend.rules"
+    code, out, _ = run_cli(capsys, "diff", "caylus", str(example))
+    assert code == 0 and "+ adds trigger 'stipend':" in out
+    assert "when round start:" in out and "gains 1 denier" in out

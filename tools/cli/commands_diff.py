@@ -57,7 +57,9 @@ def run_diff(args) -> int:
             if base is not None and same_rules(base.decls, a.decls):
                 print("\n".join(describe(base.decls, head)))   # B is written on A: its own changes
                 return 0
-            print("provost: note: %s extends %s, not %s: comparing the two complete rulesets"
-                  % (other, head["extends"], args.base), file=sys.stderr)
+            # Its base is not A as written: another game, or A with the variants after 'with'.
+            on = "%s, not %s" % (head["extends"], args.base) if not head.get("with") else \
+                "%s with %s, not %s alone" % (head["extends"], ", ".join(head["with"]), args.base)
+            print("provost: note: %s extends %s: comparing the two complete rulesets" % (other, on), file=sys.stderr)
     print("\n".join(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
     return 0
