@@ -23,13 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, register
-from .model import ANY, EMPTY, ROADSYM, TOP, Facts, Op, facts
+from .model import ANY, EMPTY, ROADSYM, TOP, Facts, Op, facts, pos_of
 from .road import road
 
 MAX_PASSES = 64
 
 register("G601", "error", "an effect moves a worker onto a space already activated in the same phase")
 register("G602", "note", "a building consumes a resource nothing earlier in the same phase produces (stock only)")
+register("G604", "warning", "a space that takes workers and has work, which nothing activates")
 
 
 @dataclass
@@ -519,5 +520,26 @@ def analysis(f: Facts) -> Analysis:
 
 
 def check_activation(ruleset) -> list[Diagnostic]:
-    """Activation order and dependencies within a phase (G501, G506, G601, G602)."""
-    return list(analysis(facts(ruleset)).diags)
+    """Activation order and dependencies within a phase (G501, G506, G601, G602), and spaces
+    never activated (G604)."""
+    f = facts(ruleset)
+    return list(analysis(f).diags) + _never_activated(f)
+
+
+def _never_activated(f: Facts) -> list[Diagnostic]:
+    """G604: a placeable space with work that no `activate` anywhere names: a worker placed there
+    never works (and never comes home unless a rule sends it).  `activate` names its spaces, so
+    the set is exact; the Caylus castle has no work and is scored by its own step."""
+    from .reach import _all_ops
+    named = {space for body in f.bodies.values() for op in _all_ops(body.ops) if op.kind == "activate"
+             for space, _ in op.spaces}
+    out = []
+    for name in f.placeable:
+        d = f.spaces[name]
+        if d.get("work") and name not in named:
+            i = f.decl_index[id(d)]
+            line, col = pos_of(d)[:2]
+            out.append(Diagnostic(f.path(i), line, col, "warning", "G604",
+                                  "space '%s' takes workers and has work, but nothing activates it: a worker placed "
+                                  "there never works (add it to an `activate`, or make it `placeable no`)" % name))
+    return out
