@@ -210,3 +210,25 @@ def test_shutdown_then_exit_ends_the_server_with_0():
         {"jsonrpc": "2.0", "method": "exit", "params": None}))
     done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp"], input=talk, capture_output=True, timeout=60)
     assert done.returncode == 0 and b"internal error" not in done.stderr, done.stderr
+
+
+def test_a_rename_never_edits_the_shipped_games(tmp_path):
+    """From a variant of the shipped Caylus, renaming a name Caylus uses would edit the installed
+    game: refused, with the reason, and no edit."""
+    from pygls.exceptions import JsonRpcException
+
+    variant = tmp_path / "caylus.mine.rules"
+    text = 'variant mine "Mine" extends caylus:\n    description "x"\n    replace let start_money = [9, 10, 10, 11]\n'
+    variant.write_text(text)
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(variant)
+            await s.wait(uri)
+            doc = T.TextDocumentIdentifier(uri=uri)
+            with pytest.raises(JsonRpcException) as e:
+                await s.ask(s.client.text_document_rename_async(T.RenameParams(
+                    text_document=doc, position=at(text, "start_money"), new_name="money")))
+            assert "shipped rules" in str(e.value) and "caylus.rules" in str(e.value)
+
+    asyncio.run(session())

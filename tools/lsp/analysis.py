@@ -220,4 +220,19 @@ def rename(path: str, texts: dict[str, str], line: int, col: int, new: str) -> d
     edits: dict[str, list[tuple[int, int, int]]] = {}
     for f, ln, a, b in references(path, texts, line, col):
         edits.setdefault(f, []).append((ln, a, b))
+    shipped = [f for f in edits if _is_shipped(f)]
+    if shipped:
+        # The installed games are read-only: a rename there would change every user's Caylus.
+        raise RenameRefused("'%s' is also used in the shipped rules (%s): they are not yours to edit; rename "
+                            "it in a copy of the game, or give your own declaration another name"
+                            % (word[0], ", ".join(sorted(os.path.basename(f) for f in shipped))))
     return edits
+
+
+class RenameRefused(Exception):
+    """A rename that would edit files that are not the user's (the message says which)."""
+
+
+def _is_shipped(path: str) -> bool:
+    from provost.dsl.loader import shipped_dir
+    return os.path.commonpath([_abs(path), _abs(shipped_dir())]) == _abs(shipped_dir())

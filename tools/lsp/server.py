@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import analysis as A
 
 DEBOUNCE_S = 0.05
+REQUEST_FAILED = -32803      # LSP's error code for a request that is valid but cannot be done
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
             "note": T.DiagnosticSeverity.Information}
 COMPLETION_KIND = {"effect": T.CompletionItemKind.Function, "function": T.CompletionItemKind.Function,
@@ -124,8 +126,11 @@ def completion(ls, params: T.CompletionParams):
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)
 def rename(ls, params: T.RenameParams):
-    edits = A.rename(_path(params.text_document.uri), _texts(), params.position.line, params.position.character,
-                     params.new_name)
+    try:
+        edits = A.rename(_path(params.text_document.uri), _texts(), params.position.line, params.position.character,
+                         params.new_name)
+    except A.RenameRefused as e:      # the editor shows the reason (LSP's RequestFailed)
+        raise JsonRpcException(str(e), code=REQUEST_FAILED) from None
     if not edits:
         return None
     return T.WorkspaceEdit(changes={from_fs_path(f): [
