@@ -232,3 +232,16 @@ def test_a_rename_never_edits_the_shipped_games(tmp_path):
             assert "shipped rules" in str(e.value) and "caylus.rules" in str(e.value)
 
     asyncio.run(session())
+
+
+def test_definition_on_a_buildings_category_goes_to_the_category(tmp_path):
+    """Caylus has a resource and a category both called `wood`: on a building's head the name
+    after the title is its category; in its cost, the resource."""
+    from provost.tools.lsp import analysis as A
+    path = tmp_path / "caylus.brew.rules"
+    text = ('variant brew "Brew" extends caylus:\n    description "x"\n    building brewery "Brewery" wood:\n'
+            '        cost 1 wood\n        prestige 2\n        work: gain 1 food\n')
+    path.write_text(text)
+    texts = {str(path): text}
+    assert A.definition(str(path), texts, 2, text.split("\n")[2].rindex("wood") + 1).kind == "category"
+    assert A.definition(str(path), texts, 3, text.split("\n")[3].index("wood") + 1).kind == "resource"

@@ -17,6 +17,9 @@ from provost.dsl.primitives import EFFECTS, FUNCTIONS
 from provost.dsl.source import edited_texts
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A building's head: the name after its title is its category (Caylus has a resource and a
+#: category both called `wood`: there the category is meant).
+BUILDING_CATEGORY = re.compile(r'^\s*(?:replace\s+)?building\s+\w+\s+"[^"]*"\s+(\w+)')
 COMMENT_OR_STRING = re.compile(r'#.*$|"(?:[^"\\\n]|\\.)*"')
 KEYWORDS = ("game", "variant", "extends", "with", "resource", "counter", "track", "space", "building", "category",
             "enum", "let", "effect", "table", "zone", "pieces", "order", "phase", "step", "trigger", "setup",
@@ -170,13 +173,32 @@ def document_symbols(path: str, texts: dict[str, str]) -> list[Declared]:
 def definition(path: str, texts: dict[str, str], line: int, col: int) -> Declared | None:
     """Where the name under the cursor is declared; on a declaration that replaces a base's
     (``replace let start_money = ...``), the base's."""
-    word = word_at(texts[_abs(path)], line, col)
+    text = texts[_abs(path)]
+    word = word_at(text, line, col)
     if word is None:
         return None
+    head = BUILDING_CATEGORY.match(text.split("\n")[line])
+    if head is not None and head.start(1) == word[1]:
+        category = _declared_as(path, texts, word[0], "category")
+        if category is not None:
+            return category
     found = declarations(path, texts).get(word[0])
     if found is not None and found.path == _abs(path) and found.line == line:
         return _in_bases(path, texts, word[0]) or found
     return found
+
+
+def _declared_as(path: str, texts: dict[str, str], name: str, kind: str) -> Declared | None:
+    """The declaration of ``name`` as a ``kind`` in the resolved rules (a name may be a resource
+    and a category at once)."""
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+    for d in rs.decls if rs is not None else ():
+        if d.get("kind") == kind and d.get("name") == name and isinstance(d.get("pos"), list):
+            out: dict = {}
+            _declare(out, d, rs.file_of(d))
+            return out.get(name)
+    return None
 
 
 def _in_bases(path: str, texts: dict[str, str], name: str) -> Declared | None:
