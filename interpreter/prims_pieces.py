@@ -223,18 +223,24 @@ def _positions_at(g, player, kd, where, mine):
     if type(where) is list:
         places = where
         found = []
-        for i in range(len(places)):
-            here = table.get(places[i])
-            if here is not None and not _listed_before(places, i):
-                found.extend(here)
+        if _COMPILED:
+            for i in range(len(places)):
+                here = table.get(places[i])
+                if here is not None and not _listed_before(places, i):
+                    found.extend(here)
+        else:       # as Python, a set of the places costs less than a call per place
+            for w in (set(places) if len(places) > 1 else places):
+                here = table.get(w)
+                if here is not None:
+                    found.extend(here)
         return found
     return table.get(where, ())
 
 
 def _listed_before(places, i):
     """Whether ``places[i]`` is also one of the places before it (counted there already).
-    A loop over the few places a rule lists, rather than a set of them: building and hashing
-    a set cost more than the comparisons, which find the same string objects at once."""
+    Compiled, a loop over the few places a rule lists, rather than a set of them: building and
+    hashing a set cost more than the comparisons, which find the same string objects at once."""
     w = places[i]
     for j in range(i):
         if places[j] == w:
