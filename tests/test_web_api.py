@@ -293,3 +293,27 @@ def test_log_entries_carry_option_ids_only_when_seen(offered, tmp_path):
                  else c.post(url + "/advance")).json()
     for e in state["log"]:
         assert (e["option"] is None) == (e["text"] == "(hidden from you)")
+
+
+def test_a_table_with_a_variant_file_resumes_from_any_folder(tmp_path, monkeypatch):
+    """A variant file named by a relative path is kept by its absolute path in the table's save;
+    a save naming a variant that is not a rule file is refused before anything is read."""
+    import shutil
+    from pathlib import Path
+
+    from provost.dsl.diagnostics import RulesError
+    from provost.tools.web.table import Table
+    examples = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
+    shutil.copy(examples / "caylus.generous_king.rules", tmp_path / "mine.rules")
+    monkeypatch.chdir(tmp_path)
+    t = Table.new("caylus", "./mine.rules", 3, 5, ["human", "random"], str(tmp_path / "saves"))
+    assert t.variant == str(tmp_path / "mine.rules")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    save = tmp_path / "saves" / (t.gid + ".json")
+    assert Table.load(str(save)).game.rs.variant == "generous_king"
+    d = json.loads(save.read_text())
+    d["variant"] = str(tmp_path / "token.txt")
+    save.write_text(json.dumps(d))
+    with pytest.raises(RulesError):
+        Table.load(str(save))

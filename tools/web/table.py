@@ -71,6 +71,7 @@ class Table:
         from provost.interpreter.gamelog import load_rules
 
         rs = load_rules(ruleset, variant)              # RulesError: the caller reports its diagnostics
+        variant = rs.variant_source or variant          # a variant file by its absolute path: the save resumes anywhere
         game = Game.new(rs, players=players, seed=seed)
         n = game.s.humans
         agents = list(agents) or ["human"]
@@ -112,6 +113,9 @@ class Table:
     def load(cls, path: str, save_dir: str | None = None) -> "Table":
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
+        if isinstance(d.get("variant"), str):      # (as a game's save: a variant path must be a rule file)
+            from provost.interpreter.savefile import refuse_variant_files
+            refuse_variant_files(d["variant"], path, "E004", "E003")
         t = cls(d["gid"], d["ruleset"], d.get("variant"), d["players"], d["seed"], d["agents"], d["tokens"],
                 replay=d.get("replay", False), save_dir=save_dir)
         if isinstance(d.get("host"), str):
