@@ -110,8 +110,8 @@ def test_odd_values_get_a_400_not_a_500(offered, tmp_path):
 def test_bad_requests_get_4xx_with_reasons(offered, tmp_path):
     c = client(offered, tmp_path)
     assert "unknown ruleset" in c.post("/api/games", json={"ruleset": "chess"}).json()["error"]
-    r = c.post("/api/games", json={"ruleset": "ys", "players": 3})
-    assert r.status_code == 400 and "4 players" in r.json()["error"]
+    r = c.post("/api/games", json={"ruleset": "ys", "players": 1})   # (3 is Ys for 3, with its own rules)
+    assert r.status_code == 400 and "4 players, not 1" in r.json()["error"]
     r = c.post("/api/games", json={"ruleset": "caylus", "variant": "nope"})
     assert r.status_code == 400 and "simplified_favor" in r.json()["error"]
     assert c.post("/api/games", content=b"{not json").status_code == 400
@@ -317,3 +317,23 @@ def test_a_table_with_a_variant_file_resumes_from_any_folder(tmp_path, monkeypat
     save.write_text(json.dumps(d))
     with pytest.raises(RulesError):
         Table.load(str(save))
+
+
+def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):
+    """Ys for 2 and 3 and Caylus for 2 have rules of their own: the page offers those counts, the
+    server loads the rules for the count (as provost play --players does), and the game's log
+    replays."""
+    from provost.interpreter.gamelog import replay
+
+    c = client(offered, tmp_path)
+    info = {r["ruleset"]: r for r in c.get("/api/rulesets").json()["rulesets"]}
+    assert info["ys"]["players"] == [2, 4] and info["caylus"]["players"] == [2, 5]
+    assert {"two_players", "kings_favor"} <= {v["name"] for v in info["ys"]["variants"]}
+    g = new_game(c, "ys", 2, ["human", "random"], seed=3)
+    url = api(g["seats"][0]["url"])
+    state = play_to_end(c, url, random.Random(3), [])
+    assert state["finished"]
+    path = tmp_path / "ys2.jsonl"
+    path.write_text(c.get(url + "/log").text, encoding="utf-8")
+    ok, message, game = replay(str(path))
+    assert ok and game.s.humans == 2, message

@@ -103,7 +103,7 @@ def _play_by_clicking(page, rng, limit=2000):
     raise AssertionError("the game did not end by clicking")
 
 
-@pytest.mark.parametrize("ruleset,players", [("caylus", 3), ("caylus1303", 2), ("ys", 4)])
+@pytest.mark.parametrize("ruleset,players", [("caylus", 3), ("caylus1303", 2), ("ys", 4), ("ys", 2)])
 def test_a_whole_game_by_clicking(browser, server, ruleset, players):
     base, _ = server
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -137,6 +137,23 @@ def test_a_whole_game_by_clicking(browser, server, ruleset, players):
     page.wait_for_selector("text=Showing the board before decision 2")
     assert page.locator("#log li.future").count() == total - 1
     assert not errors, errors
+    page.close()
+
+
+def test_the_new_game_page_offers_each_games_variants_and_counts(browser, server):
+    """The variant menu lists the game's variants (not their elements as text), and the player
+    count goes down to the counts the variants give rules for (Ys for 2)."""
+    base, _ = server
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.select_option("#ruleset", "caylus")
+    page.wait_for_function("document.querySelectorAll('#variant option').length > 1")
+    names = page.locator("#variant option").all_inner_texts()
+    assert len(names) == 5 and not any("[object" in n for n in names), names
+    page.select_option("#ruleset", "ys")
+    page.wait_for_function("document.getElementById('players').min === '2'")
+    assert page.locator("#players").get_attribute("max") == "4"
+    page.select_option("#variant", "two_players")
     page.close()
 
 

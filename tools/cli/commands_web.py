@@ -32,18 +32,28 @@ def _offered(ruleset: str | None) -> list[dict]:
         path = resolve_path(ruleset)
         name = ruleset if rs.source_path is None else os.path.abspath(ruleset)
         head = describe_file(path) if os.path.isfile(path) else {}
+        variants = variants_of(path)
         out.append({"ruleset": name, "title": head.get("title") or game.get("title") or rs.name,
                     "description": head.get("description") or game.get("description") or "",
                     "players": game.get("players") or [1, 8],
-                    "variants": [{"name": v["name"], "title": v["title"]} for v in variants_of(path)]})
+                    "variants": [{"name": v["name"], "title": v["title"]} for v in variants]})
     for g in list_shipped():
         if out and out[0]["ruleset"] == g["name"]:
             continue
         rs = load_rules(g["name"])
         out.append({"ruleset": g["name"], "title": g["title"], "description": g["description"],
-                    "players": rs.game().get("players") or [1, 8],
+                    "players": _player_range(rs.game(), g["variants"]),
                     "variants": [{"name": v["name"], "title": v["title"]} for v in g["variants"]]})
     return out
+
+
+def _player_range(game: dict, variants: list) -> list:
+    """The counts the new-game page offers for a shipped game: the game's, and those its variants
+    give the rules for (`for_players`: Ys for 2 and 3, Caylus for 2), which the server loads with
+    the count."""
+    lo, hi = game.get("players") or [1, 8]
+    counts = [n for v in variants for n in v.get("for_players") or ()]
+    return [min([lo] + counts), max([hi] + counts)]
 
 
 def default_save_dir() -> str:

@@ -319,7 +319,7 @@ const Provost = (() => {
     $("seed").value = d.seed ?? "";
     function pick() {
       const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
-      $("variant").replaceChildren(el("option", {value: ""}, "(none)"), r.variants.map((v) => el("option", {value: v.name}, v.title)));
+      $("variant").replaceChildren(el("option", {value: ""}, "(none)"), ...r.variants.map((v) => el("option", {value: v.name}, v.title)));
       if (d.variant && r.variants.some((v) => v.name === d.variant)) $("variant").value = d.variant;
       $("players").min = r.players[0]; $("players").max = r.players[1];
       $("players").value = d.players && d.ruleset === r.ruleset ? d.players : Math.max(r.players[0], Math.min(4, r.players[1]));
