@@ -180,10 +180,8 @@ class Game(GameFields):
             raise IllegalOption(option, legal, player, explain(self, option))
         frame = s.stack[-1]
         if s.decisions >= MAX_DECISIONS:       # (the state unchanged: the error names the decision)
-            pos = getattr(self.prog.nodes[frame[0]], "pos", None) or [1, 1]
-            raise RulesError([Diagnostic(self._file_of_node(frame[0]), pos[0], pos[1], "error", "E100",
-                                         "while playing: the game has taken %d decisions without ending: a round "
-                                         "of choices none of which leads on?" % MAX_DECISIONS)])
+            raise self._failed(RuleRuntimeError("the game has taken %d decisions without ending: a round of "
+                                                "choices none of which leads on?" % MAX_DECISIONS), frame[0])
         entry = frame[3][at]
         s.pending = None
         s.decisions += 1
@@ -218,17 +216,19 @@ class Game(GameFields):
                         "the rules ran %d steps without asking anyone to decide: a loop or a chain of "
                         "calls that does not end?" % MAX_STEPS, getattr(node, "pos", None))
         except RuleRuntimeError as e:
-            top = stack[-1][0] if stack else None
-            pos = e.pos or getattr(self.prog.nodes[top] if top is not None else None, "pos", None) or [1, 1]
-            where = self.rs.file_at(e.pos) if e.pos else self._file_of_node(top)
-            raise RulesError([Diagnostic(where, pos[0], pos[1],
-                                         "error", "E100", "while playing: %s" % e)]) from None
+            raise self._failed(e, stack[-1][0] if stack else None) from None
         except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:
             # A value of the wrong kind met an operator: a mistake in the rules the checker could not see.
             node = self.prog.nodes[stack[-1][0]] if stack else None
             pos = getattr(node, "pos", None) or [1, 1]
             raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
                                          "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
+
+    def _failed(self, e: RuleRuntimeError, top) -> RulesError:
+        """A rule's failure while playing (E100), at its own position or else at node ``top``'s."""
+        pos = e.pos or getattr(self.prog.nodes[top] if top is not None else None, "pos", None) or [1, 1]
+        where = self.rs.file_at(e.pos) if e.pos else self._file_of_node(top)
+        return RulesError([Diagnostic(where, pos[0], pos[1], "error", "E100", "while playing: %s" % e)])
 
     def _file_of_node(self, node_id) -> str:
         node = self.prog.nodes[node_id] if node_id is not None else None

@@ -101,10 +101,7 @@ class Seq(Node):
             fn = atoms[pc]
             if fn is None:
                 if pc == last:
-                    # Tail position: the last child takes the block's frame over (the same
-                    # bindings; a Seq keeps no data), rather than a new frame replacing it.
-                    frame[0] = children[pc]
-                    frame[1] = 0
+                    _enter(frame, children[pc], env)    # tail position: the child takes the frame over
                 else:
                     frame[1] = pc + 1
                     st.append([children[pc], 0, env, None])
@@ -144,15 +141,13 @@ class If(Node):
         self.orelse = orelse
 
     def run(self, g, frame):
-        # The branch taken takes this frame over: an If's frame is a fresh one (at 0, no data)
-        # and the branch sees the same bindings.
         env = frame[2]
         for cond, body in self.branches:
             if cond(g, env):
-                frame[0] = body
+                _enter(frame, body, env)        # the branch taken takes this frame over
                 return
         if self.orelse is not None:
-            frame[0] = self.orelse
+            _enter(frame, self.orelse, env)
         else:
             g.s.stack.pop()
 
@@ -192,8 +187,7 @@ class As(Node):
         outer = frame[2]
         env = dict(outer)
         env["player"] = self.who(g, outer)
-        frame[0] = self.body            # (the body takes this fresh frame over, with its bindings)
-        frame[2] = env
+        _enter(frame, self.body, env)       # the body takes this frame over, with its bindings
 
 
 class Repeat(Node):
@@ -365,8 +359,8 @@ class Choose(Node):
 
 
 def _enter(frame: list, body, env) -> None:
-    """The option's body takes the choice's frame over (the top of the stack): from its start,
-    with the option's bindings, rather than a new frame replacing it."""
+    """Node ``body`` takes ``frame`` over (the top of the stack), from its start and with the
+    bindings ``env``, rather than a new frame replacing it: one list fewer made and freed."""
     frame[0] = body
     frame[1] = 0
     frame[2] = env
