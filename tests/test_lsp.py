@@ -115,10 +115,13 @@ def test_a_session_on_a_game_and_a_variant(files):
             # Go to the base's declaration of a let the variant replaces: in caylus.rules.
             d = await s.ask(s.client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=at(vtext, "start_money"))))
             assert d.uri == uri and "start_money" in text.split("\n")[d.range.start.line]
-            # Completion: names in scope (the base's and the variant's), primitives, keywords.
+            # Completion at a statement's start: the effects (the base's, the variant's, the primitives).
             c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=T.Position(4, 8))))
             labels = {i.label for i in c.items}
-            assert {"gold_mine", "denier", "bonus", "start_money", "gain", "move_in_order", "phase"} <= labels
+            assert {"bonus", "sell", "gain", "move_in_order", "if"} <= labels
+            # In an expression: the base's names and the variant's.
+            c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=T.Position(4, 16))))
+            assert {"gold_mine", "denier", "start_money"} <= {i.label for i in c.items}
             # Outline of the variant: its own declarations.
             syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
             assert {"rich", "bonus"} <= {x.name for x in syms}
@@ -143,6 +146,59 @@ def test_a_session_on_a_game_and_a_variant(files):
     renamed = variant.read_text().replace("bonus", "payday")
     variant.write_text(renamed)
     assert not [d for d in check_file(str(variant)) if d.severity == "error"]
+
+
+def test_completion_offers_what_is_in_scope_at_the_cursor(files):
+    """Each rule's parameters and local names only inside it; declaration kinds where a
+    declaration starts, statements where one does, categories where a building's category goes."""
+    base, variant = files
+    text = ('variant rich "Rich start" extends "caylus.rules":\n'
+            '    description "More money at the start."\n'
+            '    effect bonus(k):\n'
+            '        let extra = k + 1\n'
+            '        for p in [1, 2]:\n'
+            '            gain extra denier\n'
+            '        gain 1 denier\n'
+            '    effect other(m):\n'
+            '        let spare = m\n'
+            '        gain spare denier\n'
+            '    building brewery "Brewery" wood:\n'
+            '        cost 1 wood\n'
+            '        prestige 2\n'
+            '        work: gain 1 food\n')
+    variant.write_text(text)
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(variant)
+            await s.wait(uri)
+            doc = T.TextDocumentIdentifier(uri=uri)
+
+            async def labels(position):
+                c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=position)))
+                return {i.label for i in c.items}
+
+            in_loop = await labels(at(text, "extra denier", 0))
+            assert {"k", "extra", "p", "denier", "start_money", "held"} <= in_loop
+            assert not {"m", "spare", "gain", "phase", "building", "bonus"} & in_loop
+            after_loop = await labels(at(text, "1 denier"))
+            assert {"k", "extra"} <= after_loop and not {"p", "m", "spare"} & after_loop
+            # Being typed: the line does not parse yet, the rule's names are still offered.
+            s.change(uri, text.replace("gain spare denier", "gain spare + (", 1))
+            typing = await labels(T.Position(9, len("        gain spare + (")))
+            assert {"m", "spare", "denier"} <= typing and not {"k", "extra"} & typing
+            s.change(uri, text, version=3)
+            statement = await labels(T.Position(6, 8))
+            assert {"gain", "bonus", "other", "if", "let", "set"} <= statement
+            assert not {"denier", "k", "extra", "building", "start_money"} & statement
+            change = await labels(T.Position(7, 4))
+            assert {"effect", "building", "replace", "remove"} <= change and not {"gain", "denier", "k"} & change
+            top = await labels(T.Position(0, 0))
+            assert {"variant", "game", "building"} <= top and not {"denier", "gain", "replace"} & top
+            category = await labels(at(text, "wood:"))
+            assert "wood" in category and not {"denier", "gold_mine", "k", "if"} & category
+
+    asyncio.run(session())
 
 
 def test_rename_across_a_variant_and_its_base_leaves_both_clean(files, tmp_path):

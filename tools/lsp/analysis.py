@@ -13,18 +13,16 @@ from dataclasses import dataclass
 
 from provost.dsl.diagnostics import Diagnostic
 from provost.dsl.loader import check_file, parse_file, resolve
-from provost.dsl.primitives import EFFECTS, FUNCTIONS
+from provost.dsl.declarations import KINDS
+from provost.dsl.primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, EVENTS, FUNCTIONS
 from provost.dsl.source import edited_texts
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A building's head: the name after its title is its category (Caylus has a resource and a
 #: category both called `wood`: there the category is meant).
 BUILDING_CATEGORY = re.compile(r'^\s*(?:replace\s+)?building\s+\w+\s+"[^"]*"\s+(\w+)')
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 COMMENT_OR_STRING = re.compile(r'#.*$|"(?:[^"\\\n]|\\.)*"')
-KEYWORDS = ("game", "variant", "extends", "with", "resource", "counter", "track", "space", "building", "category",
-            "enum", "let", "effect", "table", "zone", "pieces", "order", "phase", "step", "trigger", "setup",
-            "final", "invariant", "replace", "remove", "add", "choose", "option", "if", "elif", "else", "for",
-            "in", "each", "player", "turns", "repeat", "while", "as", "not", "and", "or", "where", "when")
 # What a declaration kind is called when hovered.
 KIND_WORDS = {"let": "let", "effect": "effect", "space": "space", "building": "building", "counter": "counter",
               "resource": "resource", "enum": "enum", "zone": "zone", "pieces": "pieces", "phase": "phase",
@@ -155,13 +153,125 @@ def hover(path: str, texts: dict[str, str], line: int, col: int) -> str | None:
     return primitive_doc(name)
 
 
-def completions(path: str, texts: dict[str, str]) -> list[tuple[str, str, str]]:
-    """``(label, kind, detail)``: the names the rules declare, the primitives, the keywords."""
-    out = [(d.name, d.kind, d.detail[:80]) for d in declarations(path, texts).values()]
-    out += [(n, "effect", s.says[:80]) for n, s in EFFECTS.items()]
+#: The word put where the cursor is, to find its place (and the names in scope there) in the IR.
+CURSOR = "provost_cursor_"
+STATEMENT_WORDS = ("if", "elif", "else", "for", "each", "as", "repeat", "turns", "choose", "option", "step",
+                   "set", "let", "break", "either", "defer")
+EXPRESSION_WORDS = ("not", "and", "or", "in", "if", "else", "of", "for", "when", "where")
+VARIANT_WORDS = ("replace", "add", "remove", "description", "for_players")
+#: Declarations whose names are never values in an expression.
+NOT_VALUES = {"effect", "trigger", "invariant", "game", "variant", "phase"}
+#: Names a line binds for what follows on it (a one-line body, a comprehension, a head's parameters).
+LINE_BINDERS = re.compile(r"\b(?:for|each)\s+([A-Za-z_]\w*)\s+in\b"
+                          r"|^\s*(?:replace\s+)?(?:effect|let)\s+\w+\s*\(([^)]*)\)")
+TRIGGER_EVENT = re.compile(r"^\s*(?:replace\s+)?trigger\s+\w+\s+on\s+$")
+REMOVE = re.compile(r"^\s*remove\s+(?:(\w+)\s+)?$")
+
+
+def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[tuple[str, str, str]]:
+    """``(label, kind, detail)``: what may be written at the cursor.
+
+    At the start of a line: the declaration kinds at the top level (and a variant's changes in a
+    variant), the statement words and the effects in a body.  Elsewhere on a line: the names in
+    scope there -- the enclosing rule's parameters and local names (found by the checker's scoped
+    walk, `provost.dsl.checks.model`), the ruleset's values, the functions, constants and context
+    names -- and the expression words; a building's category, a trigger's event and the kinds and
+    names after `remove` where those are expected."""
+    text = texts[_abs(path)]
+    lines = text.split("\n")
+    current = lines[line] if 0 <= line < len(lines) else ""
+    col = min(col, len(current))
+    start = col
+    while start > 0 and (current[start - 1].isalnum() or current[start - 1] == "_"):
+        start -= 1
+    end = col
+    while end < len(current) and (current[end].isalnum() or current[end] == "_"):
+        end += 1
+    before = current[:start]
+    code = STRING.sub("", before)
+    if "#" in code or '"' in code:
+        return []                                     # in a comment or a string
+    parsed, local = _scope_at(path, lines, line, start, end)
+    # The declarations as they are with the cursor's word in place: a line being typed may not parse.
+    texts = dict(texts, **{_abs(path): parsed}) if parsed is not None else texts
+    declared = declarations(path, texts)
+    words = lambda ws: [(w, "keyword", "") for w in ws]  # noqa: E731
+    named = lambda test: [(d.name, d.kind, d.detail[:80]) for d in declared.values() if test(d)]  # noqa: E731
+    if not before.strip() or before.rstrip()[-1] in ":;":       # a line's first word, or a one-line body's
+        where = _block_at(lines, line, len(before)) if not before.strip() else "body"
+        if where == "top":
+            return words(KINDS + ["variant", "for"])
+        if where == "variant":
+            return words(KINDS + ["for"] + list(VARIANT_WORDS))
+        return (words(STATEMENT_WORDS) + named(lambda d: d.kind == "effect")
+                + [(n, "effect", s.says[:80]) for n, s in EFFECTS.items()])
+    head = BUILDING_CATEGORY.match(before + CURSOR)
+    if head is not None and head.group(1) == CURSOR:
+        return [(n, "category", "") for n in _names_of_kind(path, texts, "category")]
+    if TRIGGER_EVENT.match(before):
+        return [(e, "event", "binds " + ", ".join(b)) for e, b in EVENTS.items()]
+    remove = REMOVE.match(before)
+    if remove and remove.group(1):
+        return [(n, remove.group(1), "") for n in _names_of_kind(path, texts, remove.group(1))]
+    if remove:
+        return words(KINDS)
+    local |= {n.strip() for m in LINE_BINDERS.finditer(before) for n in (m.group(1) or m.group(2)).split(",")}
+    out = [(n, "local", "") for n in sorted(local - {""})]
+    out += named(lambda d: d.kind not in NOT_VALUES and d.name not in local)
     out += [(n, "function", s.says[:80]) for n, s in FUNCTIONS.items()]
-    out += [(k, "keyword", "") for k in KEYWORDS]
-    return out
+    out += [(n, "constant", "") for n in CONSTANTS] + [(n, "context", s) for n, s in CONTEXT_NAMES.items()]
+    return out + words(EXPRESSION_WORDS)
+
+
+def _names_of_kind(path: str, texts: dict[str, str], kind: str) -> list[str]:
+    """The names the resolved rules declare as a KIND (a name may be a resource and a category)."""
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+    return list(dict.fromkeys(d["name"] for d in (rs.decls if rs is not None else ())
+                              if d.get("kind") == kind and isinstance(d.get("name"), str)))
+
+
+def _block_at(lines: list[str], line: int, indent: int) -> str:
+    """Where a line indented by INDENT stands: "top" (a declaration), "variant" (a change of a
+    variant) or "body" (a declaration's attributes or statements), by the lines above it."""
+    if indent == 0:
+        return "top"
+    for above in reversed(lines[:line]):
+        code = above.split("#", 1)[0]
+        if code.strip() and len(code) - len(code.lstrip()) < indent:
+            return "variant" if re.match(r"variant\b", code) else "body"
+    return "top"
+
+
+def _scope_at(path: str, lines: list[str], line: int, start: int, end: int) -> tuple[str | None, set[str]]:
+    """The text that parsed and the local names in scope where the cursor is: the checker's
+    scoped walk over the document with the word at the cursor replaced by CURSOR -- in the whole
+    text, or in the text up to this line (what follows may not parse while it is being typed), or
+    with this line replaced by CURSOR alone at its indentation (the statement the cursor is in
+    sees what it sees).  (None, no names) when none of them parses."""
+    from provost.dsl.checks.model import Uses, Walker
+    from provost.dsl.declarations import build_ir
+    from provost.dsl.parser import parse_text
+    from provost.dsl.to_ir import tree_to_raw
+    current = lines[line]
+    typed = current[:start] + CURSOR + current[end:]
+    indent = current[:len(current) - len(current.lstrip())]
+    for attempt in (lines[:line] + [typed] + lines[line + 1:], lines[:line] + [typed], lines[:line] + [indent + CURSOR]):
+        text = "\n".join(attempt) + "\n"
+        tree, _ = parse_text(text, path)
+        if tree is None:
+            continue
+        ir, _ = build_ir(tree_to_raw(tree), path)
+        uses = Uses()
+        walker = Walker(uses)
+        for i, d in enumerate(ir["decls"]):
+            for part in [ch.get("decl") or ch for ch in d.get("changes") or ()] if d.get("kind") == "variant" else [d]:
+                walker.decl(part, i)
+        for node, scope, _i in uses.names + uses.calls + uses.sets + [a[:3] for a in uses.amounts]:
+            if CURSOR in (node.get("id"), node.get("name"), node.get("what"), (node.get("target") or {}).get("name")):
+                return text, set(scope)
+        return text, set()          # it parses, the cursor is in no body: no locals
+    return None, set()
 
 
 def document_symbols(path: str, texts: dict[str, str]) -> list[Declared]:

@@ -26,7 +26,9 @@ COMPLETION_KIND = {"effect": T.CompletionItemKind.Function, "function": T.Comple
                    "keyword": T.CompletionItemKind.Keyword, "let": T.CompletionItemKind.Constant,
                    "enum": T.CompletionItemKind.Enum, "counter": T.CompletionItemKind.Variable,
                    "resource": T.CompletionItemKind.Variable, "space": T.CompletionItemKind.Class,
-                   "building": T.CompletionItemKind.Class, "phase": T.CompletionItemKind.Module}
+                   "building": T.CompletionItemKind.Class, "phase": T.CompletionItemKind.Module,
+                   "local": T.CompletionItemKind.Variable, "event": T.CompletionItemKind.Event,
+                   "category": T.CompletionItemKind.EnumMember, "constant": T.CompletionItemKind.Constant}
 SYMBOL_KIND = {"effect": T.SymbolKind.Function, "let": T.SymbolKind.Constant, "phase": T.SymbolKind.Module,
                "enum": T.SymbolKind.Enum, "space": T.SymbolKind.Class, "building": T.SymbolKind.Class,
                "game": T.SymbolKind.Namespace, "variant": T.SymbolKind.Namespace}
@@ -120,7 +122,8 @@ def references(ls, params: T.ReferenceParams):
 def completion(ls, params: T.CompletionParams):
     items = [T.CompletionItem(label=label, kind=COMPLETION_KIND.get(kind, T.CompletionItemKind.Text),
                               detail=(kind + (": " + detail if detail else "")))
-             for label, kind, detail in A.completions(_path(params.text_document.uri), _texts())]
+             for label, kind, detail in A.completions(_path(params.text_document.uri), _texts(),
+                                                      params.position.line, params.position.character)]
     return T.CompletionList(is_incomplete=False, items=items)
 
 
