@@ -37,6 +37,7 @@ from provost.interpreter.rewards import REWARD_KINDS, final_rewards
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
+from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
 
 #: The reward of an illegal action, which ends the episode: the worst a finished game gives.
@@ -44,8 +45,9 @@ ILLEGAL_REWARD = -1.0
 ENV_IDS = {"provost/Caylus-v0": "caylus", "provost/Caylus1303-v0": "caylus1303", "provost/Ys-v0": "ys"}
 
 
-class ProvostEnv(gymnasium.Env):
+class ProvostEnv(PicklesAsSave, gymnasium.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    EPISODE = ("_np_random", "_np_random_seed", "_game_seed", "_decisions", "_illegal")
 
     def __init__(self, ruleset: str = "caylus", variant: str | None = None, players: int | None = None,
                  opponents="random", seat: int = 0, reward: str = "rank", max_decisions: int | None = None,
@@ -57,6 +59,8 @@ class ProvostEnv(gymnasium.Env):
         if render_mode == "rgb_array":
             require_pillow()
         self.rs = load_checked(ruleset, variant, players) if isinstance(ruleset, str) else ruleset
+        self._arguments = dict(rules_arguments(self.rs), players=players, opponents=opponents, seat=seat, reward=reward,
+                               max_decisions=max_decisions, render_mode=render_mode, catalogue_games=catalogue_games)
         first = Game.new(self.rs, players=players, seed=0)
         self.players = first.s.humans
         if not 0 <= seat < self.players:
@@ -77,16 +81,16 @@ class ProvostEnv(gymnasium.Env):
         self.reward_kind, self.max_decisions, self.render_mode = reward, max_decisions, render_mode
         self.game: Game | None = None
         self._opponents: dict = {}
+        self._game_seed = 0
         self._decisions = 0
         self._illegal = False
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2 ** 63))
-        self.game = Game.new(self.rs, players=self.players, seed=game_seed)
-        self._opponents = {k: make_agent(name, game_seed, k) for k, name in enumerate(self.opponent_names)
-                           if k != self.seat}
+        self._game_seed = int(self.np_random.integers(0, 2 ** 63))
+        self.game = Game.new(self.rs, players=self.players, seed=self._game_seed)
+        self._opponents = self._new_opponents()
         self._decisions = 0
         self._illegal = False
         self._play_opponents()
@@ -114,6 +118,20 @@ class ProvostEnv(gymnasium.Env):
         truncated = not terminated and self.max_decisions is not None and self._decisions >= self.max_decisions
         reward = float(final_rewards(g, self.reward_kind)[self.seat]) if terminated else 0.0
         return self._observation(), reward, terminated, truncated, self._info()
+
+    def _new_opponents(self) -> dict:
+        return {k: make_agent(name, self._game_seed, k) for k, name in enumerate(self.opponent_names) if k != self.seat}
+
+    def __getstate__(self) -> dict:
+        # The opponents are made again from their names and the game's seed: their generators'
+        # states (plain data) are what they carry from one decision to the next.
+        return dict(super().__getstate__(), opponents={k: a.rng.getstate() for k, a in self._opponents.items()})
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        self._opponents = self._new_opponents() if state["opponents"] else {}
+        for k, rng in state["opponents"].items():
+            self._opponents[k].rng.setstate(rng)
 
     def _play_opponents(self) -> None:
         g = self.game

@@ -45,12 +45,15 @@ from provost.interpreter.engine import Game
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
+from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
 from provost.interpreter.rewards import REWARD_KINDS, final_rewards
 
 
-class ProvostAECEnv(AECEnv):
+class ProvostAECEnv(PicklesAsSave, AECEnv):
     metadata = {"name": "provost_v0", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
+    EPISODE = ("_seeds", "agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
+               "agent_selection", "_decisions")
 
     def __init__(self, ruleset: str = "caylus", variant: str | None = None, players: int | None = None,
                  reward: str = "rank", max_decisions: int | None = None, render_mode: str | None = None,
@@ -63,6 +66,8 @@ class ProvostAECEnv(AECEnv):
         if render_mode == "rgb_array":
             require_pillow()
         self.rs = load_checked(ruleset, variant, players) if isinstance(ruleset, str) else ruleset
+        self._arguments = dict(rules_arguments(self.rs), players=players, reward=reward, max_decisions=max_decisions,
+                               render_mode=render_mode, catalogue_games=catalogue_games)
         g0 = Game.new(self.rs, players=players, seed=0)
         self.players = g0.s.humans
         self.catalogue = catalogue_for(self.rs, players=self.players, games=catalogue_games)

@@ -98,3 +98,53 @@ def test_the_training_example_runs():
     done = subprocess.run([sys.executable, str(example), "--episodes", "4"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "mean reward, first" in done.stdout
+
+
+def _continue(env, info, seed):
+    """Play ``env`` to the end with actions drawn from ``seed``: every observation, reward and mask."""
+    rng, out, done = np.random.default_rng(seed), [], False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        out.append((obs.tobytes(), reward, info["action_mask"].tobytes()))
+        done = terminated or truncated
+    return out
+
+
+def test_the_env_pickles_mid_game_and_plays_on_the_same():
+    """Pickled as what rebuilds it (its arguments, the engine's save, the generators' states): the
+    copy sees the same observation and mask, and the same actions give the same continuation --
+    the opponents' choices included -- and the same next episode."""
+    import copy
+    import pickle
+    env = gymnasium.make("provost/Ys-v0", players=3, opponents="random", catalogue_games=20)
+    obs, info = env.reset(seed=3)
+    for _ in range(12):
+        obs, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for other in copies:
+        assert (other.unwrapped._observation() == obs).all()
+        assert (other.unwrapped.action_masks() == info["action_mask"]).all()
+        assert other.unwrapped.game.to_json() == env.unwrapped.game.to_json()
+    runs = [_continue(e, info, 5) for e in [env] + copies]
+    assert len(runs[0]) > 10 and runs[0] == runs[1] == runs[2]
+    nexts = [e.reset()[0] for e in [env] + copies]       # the env's own generator went along too
+    assert (nexts[0] == nexts[1]).all() and (nexts[0] == nexts[2]).all()
+
+
+def test_a_fresh_env_pickles_and_a_spawned_vector_env_steps():
+    """AsyncVectorEnv with the ``spawn`` context sends the env to processes that import nothing
+    of this one: an env that pickles is what that needs (as Ray's workers do)."""
+    import pickle
+    env = gymnasium.make("provost/Caylus-v0", players=3, catalogue_games=20)
+    assert pickle.loads(pickle.dumps(env)).unwrapped.game is None
+    made = [env, gymnasium.make("provost/Caylus-v0", players=3, catalogue_games=20)]
+    vec = gymnasium.vector.AsyncVectorEnv([lambda e=e: e for e in made], context="spawn")
+    try:
+        obs, infos = vec.reset(seed=[1, 2])
+        assert obs.shape == (2, env.unwrapped.encoder.size)
+        for _ in range(5):
+            masks = np.stack(vec.call("action_masks"))
+            obs, rewards, terminated, truncated, infos = vec.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        assert obs.shape[0] == 2 and not terminated.any()
+    finally:
+        vec.close()

@@ -120,3 +120,33 @@ def test_observation_vectors_do_not_leak_hidden_values():
 def test_env_class_is_an_aec_env():
     from pettingzoo import AECEnv
     assert issubclass(ProvostAECEnv, AECEnv)
+
+
+def test_the_env_pickles_mid_game_and_plays_on_the_same():
+    """Pickled as its arguments, the engine's save and the episode's plain data: the copy gives
+    every agent the same observation and mask, and the same actions the same game."""
+    import copy
+    import pickle
+    e = raw_env("ys", players=3, catalogue_games=20)
+    e.reset(seed=4)
+    for _ in range(20):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    copies = [pickle.loads(pickle.dumps(e)), copy.deepcopy(e)]
+
+    def rest(env):
+        out = []
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward))
+            env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[-1]))
+        return out
+
+    for other in copies:
+        assert other.agent_selection == e.agent_selection
+        for agent in e.possible_agents:
+            assert all((other.observe(agent)[k] == e.observe(agent)[k]).all() for k in ("observation", "action_mask"))
+    runs = [rest(x) for x in [e] + copies]
+    assert len(runs[0]) > 10 and runs[0] == runs[1] == runs[2]
+    e.reset()
+    copies[0].reset()                       # the next game's seed comes from the pickled generator
+    assert e.game.to_json() == copies[0].game.to_json()
