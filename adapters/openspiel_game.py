@@ -39,6 +39,16 @@ GameType, and why:
   state and its clones, so games that never ask pay nothing.  A state from
   ``resample_from_infostate(p)`` keeps ``p``'s string; the others' strings
   there derive from ``p``'s (the re-dealt world has no true history for them).
+  OpenSpiel's ``State::ResampleFromInfostate`` "resamples a new history" (its
+  own games re-deal their chance outcomes and replay the actions), but here one
+  chance outcome deals the public setup and the hidden cards together, and every
+  deal shows each player a different first observation: the only root history a
+  player cannot tell from the true one is the true one, which would hand a search
+  the hidden cards (and other seats' secret choices are actions in it).  So a
+  re-dealt world (hidden-information rules) has an empty ``history()``, and
+  serializes as its engine state (OpenSpiel's Python states pickle their
+  attributes), not as a replay; rules that hide nothing resample to a clone, as
+  OpenSpiel's default for perfect-information games, with the full history.
   No information-state tensor: a fixed-size tensor cannot hold a whole history.
 - Actions are indexes into the ruleset's action catalogue (``provost.adapters.catalogue``).
 - ``max_game_length`` is ``MAX_GAME_LENGTH`` decisions; a game still running
@@ -265,9 +275,13 @@ class ProvostState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one: everything hidden from it re-dealt
         (``Game.determinize``: hidden pieces' values, hands and decks, the future draws), the
-        sampler's number choosing the re-deal.  For ISMCTS and other information-set searches."""
+        sampler's number choosing the re-deal.  For ISMCTS and other information-set searches.
+
+        Rules that hide nothing (``PERFECT_INFORMATION``) give a clone, as OpenSpiel's own
+        default does: the same world, with its history from the root.  A re-dealt world has no
+        history from the root (module docstring), so its ``history()`` is empty."""
         g = self._box.g
-        if g is None:
+        if g is None or self.get_game().get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
             return self.clone()
         seed = int(probability_sampler() * (1 << 31))
         other = ProvostState(self.get_game(), g.determinize(player_id, seed))

@@ -220,3 +220,16 @@ def test_information_states_tell_apart_what_the_observations_of_the_moment_do_no
     assert a.information_state_string(0) != b.information_state_string(0)
     before = game.new_initial_state()
     assert before.information_state_string(0) == "before the deal"
+
+
+def test_a_perfect_information_game_resamples_to_the_same_world_with_its_history():
+    """OpenSpiel's default for perfect-information games: a clone, whose history() leads to it
+    from the root (deserialize_state rebuilds it); nothing is hidden, so nothing leaks."""
+    game = pyspiel.load_game("python_provost_caylus", {"players": 3})
+    s = _played(game, 7, 30, 7)
+    for p in range(3):
+        world = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.history() == s.history() and len(world.history()) == 31
+        assert world.engine.to_json() == s.engine.to_json()
+        assert world.information_state_string(p) == s.information_state_string(p)
+        assert game.deserialize_state(world.serialize()).engine.to_json() == s.engine.to_json()
