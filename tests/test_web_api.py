@@ -337,3 +337,15 @@ def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(off
     path.write_text(c.get(url + "/log").text, encoding="utf-8")
     ok, message, game = replay(str(path))
     assert ok and game.s.humans == 2, message
+
+
+def test_the_icon_is_served(offered, tmp_path):
+    """No 404 for the icon a browser asks for; every page names it."""
+    c = client(offered, tmp_path)
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        r = c.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text.startswith("<svg")
+    g = new_game(c, "caylus", 3, ["human", "human", "random"])
+    for page in ("/", g["game"], g["seats"][0]["url"]):
+        assert 'rel="icon" href="/static/favicon.svg"' in c.get(page).text, page

@@ -263,3 +263,19 @@ def test_replay_page_steps_through_a_log(browser, tmp_path):
     page.select_option("#seat", "2")
     assert page.locator(".panel.you").get_attribute("data-seat") == "2"
     page.close()
+
+
+def test_pages_load_without_a_failed_request(browser, server):
+    """No 404 (the icon) nor any other failed request or console error on the new-game page and a table."""
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "ys", "players": 4, "agents": ["human", "random"], "seed": 2})
+    page = browser.new_page()
+    failed = []
+    page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: failed.append("%d %s" % (r.status, r.url)) if r.status >= 400 else None)
+    for url in ("/", g["game"], g["seats"][0]["url"] + "?speed=0"):
+        page.goto(base + url, wait_until="networkidle")   # (the icon is asked for after the page loads)
+        page.wait_for_timeout(500)
+    page.wait_for_selector("button.opt")
+    assert not failed, failed
+    page.close()

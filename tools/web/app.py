@@ -10,6 +10,7 @@
     POST /api/t/{gid}/{token}/advance   play one bot move, if a bot is to decide
     GET  /api/t/{gid}/{token}/why       ?option=ID: why that option is not legal now
     GET  /api/t/{gid}/{token}/log       the JSON Lines game log, once the game is over
+    GET  /static/{name}, /favicon.ico   the pages' script, style and icon
 
 Every answer to a seat is built from that seat's observation.  Bad requests get a 4xx with
 ``{"error": reason}``; nothing a request sends can stop the server.
@@ -216,14 +217,18 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
 
     async def asset(request: Request):
         name = request.path_params["name"]
-        types = {"app.js": "text/javascript", "style.css": "text/css"}
+        types = {"app.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
         if name not in types:
             raise TableError(404, "no such file")
         return Response(static_text(name), media_type=types[name])
 
+    async def favicon(request: Request):      # asked for by browsers (and tools) that read no page's icon link
+        return Response(static_text("favicon.svg"), media_type="image/svg+xml")
+
     routes = [
         Route("/", guarded(home)),
         Route("/static/{name}", guarded(asset)),
+        Route("/favicon.ico", guarded(favicon)),
         Route("/api/rulesets", guarded(api_rulesets)),
         Route("/api/games", guarded(new_game), methods=["POST"]),
         Route("/game/{gid}/{key}", guarded(game_page)),
