@@ -279,3 +279,26 @@ def test_pages_load_without_a_failed_request(browser, server):
     page.wait_for_selector("button.opt")
     assert not failed, failed
     page.close()
+
+
+def _seat_page(browser, server, viewport=None, ruleset="caylus", seed=1, speed=0):
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": ruleset, "players": 3, "agents": ["human", "random"], "seed": seed})
+    page = browser.new_page(viewport=viewport or {"width": 1400, "height": 1000})
+    page.goto(base + g["seats"][0]["url"] + "?speed=%d" % speed)
+    return page
+
+
+def test_a_narrow_window_shows_the_decision_without_scrolling(browser, server):
+    """Below 900 px the page is one column: the prompt and its buttons come first, and stay in
+    sight while the board scrolls under them."""
+    page = _seat_page(browser, server, {"width": 800, "height": 600})
+    page.wait_for_selector("button.opt")
+    for sel in ("#decision h2", "button.opt"):
+        box = page.locator(sel).first.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 600, (sel, box)
+    page.mouse.wheel(0, 1500)
+    page.wait_for_function("window.scrollY > 0")
+    box = page.locator("button.opt").first.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 600, box
+    page.close()
