@@ -302,3 +302,26 @@ def test_a_narrow_window_shows_the_decision_without_scrolling(browser, server):
     box = page.locator("button.opt").first.bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 600, box
     page.close()
+
+
+def test_a_collapsed_section_stays_collapsed(browser, server):
+    """The supply, once folded, stays folded when the bots' moves redraw the board, and after a reload."""
+    page = _seat_page(browser, server, seed=3)
+    page.wait_for_selector("button.opt")
+    assert page.locator("details.supply").get_attribute("open") is not None
+    page.click("details.supply > summary")
+    page.wait_for_function("!document.querySelector('details.supply').open")
+    for _ in range(2):                  # a move of ours, then the bots': the page is drawn again each time
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").first.click()
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before)
+        page.wait_for_selector("button.opt")
+        assert page.locator("details.supply").get_attribute("open") is None
+    page.reload()
+    page.wait_for_selector("details.supply")
+    assert page.locator("details.supply").get_attribute("open") is None
+    page.click("details.supply > summary")          # and unfolded likewise
+    page.wait_for_function("document.querySelector('details.supply').open")
+    page.reload()
+    page.wait_for_selector("details.supply[open]")
+    page.close()

@@ -28,6 +28,24 @@ const Provost = (() => {
     return h;
   }
 
+  // A collapsible section: whether it is open is the user's choice, kept across re-renders (a
+  // bot's move redraws the board) and reloads, per section.
+  const opened = {};
+  function collapsible(key, title, attrs, ...kids) {
+    const store = "provost.open." + key;
+    if (!(key in opened)) {
+      let saved = null;
+      try { saved = localStorage.getItem(store); } catch (e) { /* no storage (a file page): this page only */ }
+      opened[key] = saved !== "0";
+    }
+    const d = el("details", {...attrs, open: opened[key]}, el("summary", {}, title), ...kids);
+    d.addEventListener("toggle", () => {
+      opened[key] = d.open;
+      try { localStorage.setItem(store, d.open ? "1" : "0"); } catch (e) { /* as above */ }
+    });
+    return d;
+  }
+
   const fmt = (v) => (v && typeof v === "object" && v.hidden) ? "?" : (v === null || v === undefined ? "" : v);
 
   function worker(p, players) {
@@ -117,7 +135,7 @@ const Provost = (() => {
       if (sh.supply.length) {
         const cats = {};
         for (const s of sh.supply) (cats[s.category_title || "other"] = cats[s.category_title || "other"] || []).push(s);
-        box.append(el("details", {class: "supply", open: true}, el("summary", {}, "Supply"),
+        box.append(collapsible("supply", "Supply", {class: "supply"},
           Object.entries(cats).map(([cat, lst]) => el("div", {class: "kv"}, el("b", {}, cat + ": "),
             lst.map((s) => el("span", {class: "stock", "data-kind": s.kind, style: `border-color:hsl(${hue(s.category)},55%,45%)`},
               s.title + (s.count > 1 ? ` ×${s.count}` : s.count < 0 ? " ×∞" : "")))))));
