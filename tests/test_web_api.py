@@ -349,3 +349,30 @@ def test_the_icon_is_served(offered, tmp_path):
     g = new_game(c, "caylus", 3, ["human", "human", "random"])
     for page in ("/", g["game"], g["seats"][0]["url"]):
         assert 'rel="icon" href="/static/favicon.svg"' in c.get(page).text, page
+
+
+def _my_turn(c, url, until=lambda state: True, limit=500):
+    """This seat's state at its next decision that ``until`` accepts (bots advance, the seat takes its last option)."""
+    state = c.get(url).json()
+    for _ in range(limit):
+        if state["your_turn"] and until(state):
+            return state
+        if state["your_turn"]:
+            state = c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"]}).json()
+        else:
+            state = c.post(url + "/advance").json()
+    raise AssertionError("no such decision")
+
+
+def test_why_not_always_says_something(offered, tmp_path):
+    """An empty question gets a 400 saying what to ask, not an answer about the option ''."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    state = _my_turn(c, url)
+    for option in ("", "   "):
+        r = c.get(url + "/why", params={"option": option})
+        assert r.status_code == 400 and "ask about an option" in r.json()["error"]
+        assert state["view"]["options"][0]["id"] in r.json()["error"]
+    r = c.get(url + "/why")
+    assert r.status_code == 400 and r.json()["error"]

@@ -325,3 +325,16 @@ def test_a_collapsed_section_stays_collapsed(browser, server):
     page.reload()
     page.wait_for_selector("details.supply[open]")
     page.close()
+
+
+def test_why_not_always_says_something_in_the_page(browser, server):
+    """Asking with nothing typed says what to ask; a place that is not an option says why."""
+    page = _seat_page(browser, server)
+    page.wait_for_selector("button.opt")
+    page.click("#whybtn")
+    page.wait_for_selector("#whytext")
+    assert "option" in page.locator("#whytext").inner_text()
+    page.fill("#whyopt", "  ")
+    page.click("#whybtn")
+    assert "click a place" in page.locator("#whytext").inner_text()
+    page.close()

@@ -228,6 +228,9 @@ class Table:
         g = self.game
         if g.current_player() != seat or self.replay or g.finished:
             raise TableError(409, "you have no decision to make now")
+        if not option.strip():
+            raise TableError(400, "ask about an option: its id, as on a button's tooltip (%s)"
+                             % ", ".join(g.legal_options()[:3]))
         return explain(g, option)
 
     # ------------------------------------------------------------ the game log

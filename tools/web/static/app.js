@@ -248,8 +248,12 @@ const Provost = (() => {
       finally { busy = false; }
     }
     async function why(option) {
-      try { whyText = `${option}: ` + (await api(base + "/why?option=" + encodeURIComponent(option))).why; }
-      catch (e) { whyText = e.message; }
+      option = option.trim();
+      if (!option) whyText = "Type an option's id (a button's tooltip shows its id), or click a place on the board.";
+      else {
+        try { whyText = `${option}: ` + (await api(base + "/why?option=" + encodeURIComponent(option))).why; }
+        catch (e) { whyText = e.message; }
+      }
       render();
     }
     function onPlace(name) {
