@@ -72,8 +72,55 @@ def option_label(names: Names, option: str) -> str:
     return "%s%s: %s" % (words[:1].upper(), words[1:], ", ".join(parts))
 
 
-def _player_names(n: int) -> list[str]:
-    return ["Player %d" % (i + 1) for i in range(n)]
+def seat_name(p: int, humans: int) -> str:
+    """How a seat is named wherever a player is shown: "Player 1" (seats count from 0), or the
+    neutral player for a seat beyond the deciding ones."""
+    return "Player %d" % (p + 1) if p < humans else "Neutral player"
+
+
+#: The seat counters of the last rules seen (by the identity of their declarations' list, kept
+#: alive here): a walk of the whole IR, done once per rules rather than once per view.
+_SEAT_COUNTERS: dict[int, tuple[list, set]] = {}
+
+
+def _seat_counters(decls: list[dict]) -> set[str]:
+    """Counters that hold a seat (Caylus 1303's first player): every ``set`` of one gives it the
+    acting ``player`` or a member of an order (``first(turn_order)``, ``turn_order[k]``).  They are
+    shown by the player's name, as players are everywhere else, not as a seat number."""
+    known = _SEAT_COUNTERS.get(id(decls))
+    if known is not None and known[0] is decls:
+        return known[1]
+    orders = {d["name"] for d in decls if d.get("kind") == "order"}
+
+    def is_seat(e) -> bool:
+        if not isinstance(e, dict):
+            return False
+        if e.get("e") == "name":
+            return e.get("id") == "player"
+        if e.get("e") == "call" and e.get("fn") == "first" and len(e.get("args") or []) == 1:
+            e = {"e": "index", "x": e["args"][0]}
+        return e.get("e") == "index" and (e.get("x") or {}).get("e") == "name" and e["x"].get("id") in orders
+
+    verdicts: dict[str, bool] = {}
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            t = node.get("target")
+            if node.get("s") == "set" and isinstance(t, dict) and t.get("index") is None and t.get("of") is None:
+                name = t.get("name")
+                verdicts[name] = verdicts.get(name, True) and node.get("op") == "=" and is_seat(node.get("value"))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk([d for d in decls if d.get("kind") != "counter"])
+    found = {d["name"] for d in decls if d.get("kind") == "counter" and not d.get("by") and verdicts.get(d["name"])}
+    if len(_SEAT_COUNTERS) >= 8:
+        _SEAT_COUNTERS.clear()
+    _SEAT_COUNTERS[id(decls)] = (decls, found)
+    return found
 
 
 def _value(v):
@@ -96,6 +143,11 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
     seat = obs.get("player")
     n = _players(obs, resources)
     humans = humans if humans is not None else n
+    seat_counters = _seat_counters(decls)
+
+    def shown(name: str, v):
+        """A counter's value as drawn: a seat held in a counter by its player's name."""
+        return seat_name(v, humans) if name in seat_counters and isinstance(v, int) and 0 <= v < n else _value(v)
 
     pieces_at: dict[str, list[dict]] = {}
     for kind, owner, value, place, face_up in obs.get("pieces", []):
@@ -168,7 +220,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
         else:
             shared_counters.append({"name": name, "title": names(name),
                                     "by": [names(k) for k in enums.get(c.get("by"), [])] if c.get("by") else None,
-                                    "value": [_value(x) for x in v] if isinstance(v, list) else _value(v)})
+                                    "value": [_value(x) for x in v] if isinstance(v, list) else shown(name, v)})
 
     zones_decl = {d["name"]: d for d in kinds.get("zone", [])}
     shared_zones = []
@@ -182,7 +234,6 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
 
     panels = []
     hidden_counts = obs.get("private_piece_counts", {}) or {}
-    player_names = _player_names(n)
     for p in range(n):
         res = []
         for r in ([score] if score in resources else []) + [r for r in resources if r != score]:
@@ -208,7 +259,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
             else:
                 if c.get("reset") and not v:
                     continue      # bookkeeping for this round or phase, shown when it matters
-                cts.append({"name": name, "title": names(name), "value": _value(v)})
+                cts.append({"name": name, "title": names(name), "value": shown(name, v)})
         zs = [_zone(names, name, z, obs["zones"][name][p]) for name, z in zones_decl.items()
               if z["scope"] == "player" and name in obs.get("zones", {}) and p < len(obs["zones"][name])]
         own_pieces: dict[str, list] = {}
@@ -225,14 +276,14 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
                     {"kind": kind, "title": names(kind), "owner": p, "value": None, "hidden": True, "face_up": False}
                     for _ in range(count))
         pieces = [{"place": place, "title": names(place), "pieces": lst} for place, lst in own_pieces.items()]
-        panels.append({"seat": p, "name": player_names[p] if p < humans else "Neutral player",
+        panels.append({"seat": p, "name": seat_name(p, humans),
                        "neutral": p >= humans, "you": p == seat, "resources": res, "counters": cts,
                        "zones": zs, "pieces": pieces,
                        "order": {names(o): lst.index(p) + 1 for o, lst in (obs.get("orders") or {}).items() if p in lst}})
 
     return {
         "game": game.get("name"), "title": game.get("title") or names(game.get("name")),
-        "seat": seat, "players": player_names[:humans], "round": obs.get("round"),
+        "seat": seat, "players": [seat_name(p, humans) for p in range(min(n, humans))], "round": obs.get("round"),
         "phase": obs.get("phase"), "phase_title": names(obs.get("phase")) if obs.get("phase") else "setup",
         "to_move": obs.get("to_move"), "prompt": prompt if options else "",
         "options": [{"id": o, "label": option_label(names, o)} for o in (options or [])],

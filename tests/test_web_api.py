@@ -376,3 +376,14 @@ def test_why_not_always_says_something(offered, tmp_path):
         assert state["view"]["options"][0]["id"] in r.json()["error"]
     r = c.get(url + "/why")
     assert r.status_code == 400 and r.json()["error"]
+
+
+def test_the_first_player_is_named_as_players_are(offered, tmp_path):
+    """Caylus 1303's first player (a counter holding a seat) is shown by the player's name, the
+    one that opens the turn order, not as a seat number counted from 0."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus1303", 3, ["human", "random"], seed=1)
+    view = c.get(api(g["seats"][0]["url"])).json()["view"]
+    first = next(x for x in view["shared"]["counters"] if x["name"] == "first_player")
+    opener = next(p["name"] for p in view["panels"] if p["order"].get("turn order") == 1)
+    assert first["value"] == opener and first["value"] in view["players"]

@@ -17,7 +17,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
-from provost.interpreter.boardview import Names, board_view, option_label, who_sees
+from provost.interpreter.boardview import Names, board_view, option_label, seat_name, who_sees
 
 BOT_AGENTS = ("random", "greedy")
 
@@ -200,7 +200,7 @@ class Table:
             raise TableError(409, "stale page: decision %d was already made (now at %d); reload"
                              % (expected, len(self.decisions)))
         if g.current_player() != seat:
-            raise TableError(409, "it is not your decision (Player %d is to decide)" % (g.current_player() + 1))
+            raise TableError(409, "it is not your decision (%s is to decide)" % seat_name(g.current_player(), g.s.humans))
         if self.is_bot(seat):
             raise TableError(409, "a bot plays this seat")
         if option not in g.legal_options():
@@ -257,7 +257,7 @@ class Table:
         names = Names(self.game.rs.decls)
         out = []
         for i, d in enumerate(self.decisions, 1):
-            who = "Player %d" % (d.player + 1) if d.player < self.game.s.humans else "Neutral player"
+            who = seat_name(d.player, self.game.s.humans)
             if seat in d.seen_by:
                 text = option_label(names, d.option)
             else:
