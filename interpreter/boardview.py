@@ -21,6 +21,7 @@ What the declarations give, and how it is drawn:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 # A position counter may run a little beyond its track (Caylus 1303's provost: road 24, max 26).
@@ -70,6 +71,26 @@ def option_label(names: Names, option: str) -> str:
             text += " (paying %s)" % ", ".join(names(x) for x in paid.split("+"))
         parts.append(text)
     return "%s%s: %s" % (words[:1].upper(), words[1:], ", ".join(parts))
+
+
+def option_labels(names: Names, options: list[str], places: dict[str, str] | None = None) -> list[str]:
+    """The options' labels, told apart where two would read alike ("Place: Carpenter" for the
+    neutral carpenter and the printed one): each such label gets where its places are, from
+    ``places`` (place name -> words, made from what the seat sees: "road 2", "road 8, Player 2's"),
+    and a label still alike gets its option's id, which the seat is sent anyway."""
+    labels = [option_label(names, o) for o in options]
+    places = places or {}
+    for tell in (lambda o: "; ".join(places[v] for v in _values(o) if v in places), lambda o: o):
+        alike = {label for label in labels if labels.count(label) > 1}
+        for i, o in enumerate(options):
+            if labels[i] in alike and tell(o):
+                labels[i] += " (%s)" % tell(o)
+    return labels
+
+
+def _values(option: str) -> list[str]:
+    """The names an option id binds: ``build:wood_farm/food`` -> wood_farm, food."""
+    return [v for part in option.split(":")[1:] for v in re.split(r"[/+]", part) if v]
 
 
 def seat_name(p: int, humans: int) -> str:
@@ -159,6 +180,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
 
     used_counters: set[str] = set()
     tracks = []
+    places: dict[str, str] = {}         # where each place is, in words: options that read alike tell them apart
     for t in kinds.get("track", []):
         length = t.get("length") or 0
         road = obs.get("road") or []
@@ -179,6 +201,8 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
                 cell.update(tile=inst, kind=kind, title=_title(b, kind), category=b.get("category"),
                             category_title=names(b.get("category")), owner=None if owner is None or owner < 0 else owner,
                             workers=list(occupants.get(inst, [])), pieces=pieces_at.get(inst, []))
+                places[inst] = "%s %d%s" % (_title(t, t["name"]), i, "" if cell["owner"] is None
+                                            else ", %s's" % seat_name(cell["owner"], humans))
             cells.append(cell)
         for m in markers:
             m["beyond"] = m["at"] > length
@@ -196,6 +220,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
 
     for g in groups.values():
         g["grid"] = _grid(g["spaces"], names)
+        places.update((sp["name"], g["title"]) for sp in g["spaces"])
 
     scales, shared_counters = [], []
     per_player_counters = []
@@ -286,7 +311,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
         "seat": seat, "players": [seat_name(p, humans) for p in range(min(n, humans))], "round": obs.get("round"),
         "phase": obs.get("phase"), "phase_title": names(obs.get("phase")) if obs.get("phase") else "setup",
         "to_move": obs.get("to_move"), "prompt": prompt if options else "",
-        "options": [{"id": o, "label": option_label(names, o)} for o in (options or [])],
+        "options": [{"id": o, "label": label} for o, label in zip(options or [], option_labels(names, options or [], places))],
         "tracks": tracks, "groups": list(groups.values()), "scales": scales,
         "shared": {"counters": shared_counters, "zones": shared_zones, "supply": supply},
         "panels": panels, "score": score,

@@ -101,3 +101,16 @@ def test_the_terminal_human_sees_the_board_and_the_moves_it_may_know(capsys, mon
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
     code, out, _ = run_cli(capsys, "play", "caylus", "--players", "3", "--agents", "human,random", "--seed", "2")
     assert "[provost]" in out and "[bailiff]" in out and "(Place: Gate)" in out
+
+
+def test_options_that_read_alike_say_where_or_else_their_id():
+    from provost.interpreter.boardview import Names, option_labels
+
+    names = Names([{"kind": "space", "name": "a", "title": "Well"}, {"kind": "space", "name": "b", "title": "Well"},
+                   {"kind": "space", "name": "c", "title": "Gate"}])
+    options = ["take:a", "take:b", "take:c"]
+    assert option_labels(names, options, {"a": "road 2", "b": "road 9, Player 2's"}) == [
+        "Take: Well (road 2)", "Take: Well (road 9, Player 2's)", "Take: Gate"]
+    assert option_labels(names, options, {"a": "Market", "b": "Market"}) == [
+        "Take: Well (Market) (take:a)", "Take: Well (Market) (take:b)", "Take: Gate"]
+    assert option_labels(names, options) == ["Take: Well (take:a)", "Take: Well (take:b)", "Take: Gate"]

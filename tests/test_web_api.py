@@ -387,3 +387,21 @@ def test_the_first_player_is_named_as_players_are(offered, tmp_path):
     first = next(x for x in view["shared"]["counters"] if x["name"] == "first_player")
     opener = next(p["name"] for p in view["panels"] if p["order"].get("turn order") == 1)
     assert first["value"] == opener and first["value"] in view["players"]
+
+
+def test_options_that_read_alike_are_told_apart_by_what_the_seat_sees(offered, tmp_path):
+    """Caylus's neutral carpenter and its printed one are both titled "Carpenter": their buttons
+    say where each stands on the road (and whose a building is), from the seat's own board."""
+    c = client(offered, tmp_path)
+    for seed in (1, 2):
+        g = new_game(c, "caylus", 3, ["human", "random"], seed=seed)
+        state = _my_turn(c, api(g["seats"][0]["url"]), lambda s: any(o["id"].startswith("place:") for o in s["view"]["options"]))
+        labels = [o["label"] for o in state["view"]["options"]]
+        assert len(set(labels)) == len(labels), labels
+        road = {cell["tile"]: cell["index"] for cell in state["view"]["tracks"][0]["cells"] if cell["tile"]}
+        carpenters = {o["id"]: o["label"] for o in state["view"]["options"] if o["label"].startswith("Place: Carpenter")}
+        assert len(carpenters) == 2, carpenters
+        for oid, label in carpenters.items():
+            assert label == "Place: Carpenter (road %d)" % road[oid.split(":")[1]], label
+        # a label told nobody apart keeps its plain words
+        assert "Place: Gate" in labels
