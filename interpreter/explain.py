@@ -29,8 +29,14 @@ def _render(v) -> str:
     return N._fmt(v)
 
 
-def explain(g, option: str) -> str:
-    """A sentence saying why ``option`` is not legal now (or that it is)."""
+def _player(p) -> str:
+    """A seat as the engine's messages name it: by its index, as `Game.current_player` gives it."""
+    return "player %s" % p
+
+
+def explain(g, option: str, name_seat=_player) -> str:
+    """A sentence saying why ``option`` is not legal now (or that it is).  ``name_seat(p)`` names
+    a seat in it (the web board says "Player 1" for seat 0)."""
     s = g.s
     if s.finished:
         return "the game is over"
@@ -45,7 +51,7 @@ def explain(g, option: str) -> str:
     who = s.pending["player"]
     phase = s.phase
     if isinstance(node, N.BuildTile):
-        return _explain_build(g, node, frame, option, prose)
+        return _explain_build(g, node, frame, option, prose, name_seat)
     if not isinstance(node, N.Choose):
         return "'%s' is not one of the options of this decision" % option
     name, values = _split(option)
@@ -68,7 +74,7 @@ def explain(g, option: str) -> str:
         match = next((v for v in domain if _render(v) == text), None)
         if match is None:
             shown = ", ".join(_render(v) for v in domain[:12]) + (" ..." if len(domain) > 12 else "")
-            reason = _why_not_in_domain(g, who, text)
+            reason = _why_not_in_domain(g, who, text, name_seat)
             return "%s = %s is not a possible choice here%s; the choices are %s%s" % (
                 pname, text, reason, shown or "none", _where(g, opt.pos))
         binding[pname] = match
@@ -78,9 +84,10 @@ def explain(g, option: str) -> str:
                 return "%s = %s is excluded by the rule's condition%s" % (pname, text, _where(g, opt.pos))
     local = {**env, **binding}
     if opt.when is not None and not opt.when(g, local):
-        return "the condition of option '%s' does not hold for player %s%s" % (name, who, _where(g, opt.pos))
+        return "the condition of option '%s' does not hold for %s%s" % (name, name_seat(who), _where(g, opt.pos))
     if opt.requires is not None and not opt.requires(g, local):
-        return "player %s cannot pay for '%s': %s%s" % (who, option, _shortfall(g, node, opt, local), _where(g, opt.pos))
+        return "%s cannot pay for '%s': %s%s" % (name_seat(who), option, _shortfall(g, node, opt, local),
+                                                 _where(g, opt.pos))
     return "'%s' is not legal now" % option
 
 
@@ -91,7 +98,7 @@ def _find_elsewhere(g, name: str) -> str:
     return ""
 
 
-def _why_not_in_domain(g, player, text: str) -> str:
+def _why_not_in_domain(g, player, text: str, name_seat) -> str:
     """Extra words when the value is a space: full, or the player's per-player limit."""
     prog, s = g.prog, g.s
     d = prog.spaces.get(text)
@@ -102,7 +109,7 @@ def _why_not_in_domain(g, player, text: str) -> str:
         if len(here) >= d["slots"] > 0:
             return " (%s is full: %d of %d places taken)" % (d.get("title") or text, len(here), d["slots"])
         if d.get("per_player") is not None and player is not None and here.count(player) >= d["per_player"]:
-            return " (player %s already has a worker on %s)" % (player, d.get("title") or text)
+            return " (%s already has a worker on %s)" % (name_seat(player), d.get("title") or text)
     if text in s.tiles:
         if s.occ.get(text):
             return " (%s is occupied)" % text
@@ -131,7 +138,7 @@ def _shortfall(g, node, opt, env) -> str:
     return "; ".join(missing) or "a payment cannot be made"
 
 
-def _explain_build(g, node, frame, option: str, prose) -> str:
+def _explain_build(g, node, frame, option: str, prose, name_seat) -> str:
     name, _, rest = option.partition(":")
     if name != "build":
         return "this decision builds a tile: its options are skip and build:KIND"
@@ -148,5 +155,5 @@ def _explain_build(g, node, frame, option: str, prose) -> str:
     cost = ", ".join(prose.expr(a) for a in b["cost"])
     p = frame[2]["player"]
     have = ", ".join("%d %s" % (s.counters[r][p], r) for r in prog.resources if s.counters[r][p])
-    return "player %s cannot pay %s's cost (%s); they have %s%s" % (p, kind, cost, have or "nothing",
-                                                                   _where(g, b["pos"]))
+    return "%s cannot pay %s's cost (%s); they have %s%s" % (name_seat(p), kind, cost, have or "nothing",
+                                                            _where(g, b["pos"]))

@@ -47,6 +47,18 @@ def test_per_player_limit():
     assert "already has a worker on Stables" in reason(g, "place:stables")
 
 
+def test_the_caller_names_the_seats():
+    # The engine names a seat by its index, as current_player() does; the web board passes
+    # its own names ("Player 1" for seat 0), so that its explanations match the rest of the page.
+    g = _placement()
+    g.start_phase("placement")
+    choose(g, "place:stables")            # Red
+    choose(g, "pass", "pass")              # Blue, Green
+    assert "player %d already has a worker" % RED in explain(g, "place:stables")
+    named = explain(g, "place:stables", lambda p: "Seat #%d" % (p + 1))
+    assert "Seat #%d already has a worker on Stables" % (RED + 1) in named and "player" not in named
+
+
 def test_space_that_takes_no_workers():
     g = _placement()
     g.start_phase("placement")

@@ -378,6 +378,19 @@ def test_why_not_always_says_something(offered, tmp_path):
     assert r.status_code == 400 and r.json()["error"]
 
 
+def test_why_not_names_players_as_the_board_does(offered, tmp_path):
+    """The explanation names the seat "Player 1", as the page does, not by its index."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"], seed=1)
+    url = api(g["seats"][0]["url"])
+    placing = lambda state: any(o["id"] == "place:stables" for o in state["view"]["options"])
+    state = _my_turn(c, url, placing)
+    c.post(url + "/move", json={"option": "place:stables", "n": state["decisions"]})
+    state = _my_turn(c, url, lambda state: any(o["id"].startswith("place:") for o in state["view"]["options"]))
+    why = c.get(url + "/why", params={"option": "place:stables"}).json()["why"]
+    assert "Player 1 already has a worker on Stables" in why and "player 0" not in why
+
+
 def test_the_first_player_is_named_as_players_are(offered, tmp_path):
     """Caylus 1303's first player (a counter holding a seat) is shown by the player's name, the
     one that opens the turn order, not as a seat number counted from 0."""

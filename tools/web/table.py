@@ -204,9 +204,8 @@ class Table:
         if self.is_bot(seat):
             raise TableError(409, "a bot plays this seat")
         if option not in g.legal_options():
-            from provost.interpreter.explain import explain
             raise TableError(400, "'%s' is not legal: %s; the legal options are %s"
-                             % (option, explain(g, option), ", ".join(g.legal_options())))
+                             % (option, self._explain(option), ", ".join(g.legal_options())))
         self._apply(option)
         self.save()
 
@@ -223,15 +222,20 @@ class Table:
         return True
 
     def why_not(self, seat: int, option: str) -> str:
-        from provost.interpreter.explain import explain
-
         g = self.game
         if g.current_player() != seat or self.replay or g.finished:
             raise TableError(409, "you have no decision to make now")
         if not option.strip():
             raise TableError(400, "ask about an option: its id, as on a button's tooltip (%s)"
                              % ", ".join(g.legal_options()[:3]))
-        return explain(g, option)
+        return self._explain(option)
+
+    def _explain(self, option: str) -> str:
+        """Why ``option`` is not legal, the seats named as the board names them."""
+        from provost.interpreter.explain import explain
+
+        humans = self.game.s.humans
+        return explain(self.game, option, lambda p: seat_name(p, humans))
 
     # ------------------------------------------------------------ the game log
     def game_log(self) -> str:
