@@ -32,14 +32,22 @@ class Session:
 
     async def __aenter__(self):
         await self.client.start_io(sys.executable, "-m", "provost.tools.cli", "lsp")
-        await self.client.initialize_async(T.InitializeParams(capabilities=T.ClientCapabilities()))
+        await self.ask(self.client.initialize_async(T.InitializeParams(capabilities=T.ClientCapabilities())), 60.0)
         self.client.initialized(T.InitializedParams())
         return self
 
     async def __aexit__(self, *exc):
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()
+        # Every wait is bounded: a server that stopped answering fails the test, never hangs the run.
+        try:
+            await self.ask(self.client.shutdown_async(None))
+            self.client.exit(None)
+        finally:
+            server = getattr(self.client, "_server", None)
+            try:
+                await asyncio.wait_for(self.client.stop(), 30.0)
+            finally:
+                if server is not None and server.returncode is None:
+                    server.kill()
 
     def open(self, path: Path, text: str | None = None) -> str:
         uri = from_fs_path(str(path))

@@ -10,6 +10,8 @@ its bases and its ``with`` variants; formatting is `provost fmt`'s.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
@@ -170,4 +172,13 @@ def formatting(ls, params: T.DocumentFormattingParams):
 
 def main() -> int:
     server.start_io()
-    return 0
+    # The session is over (``exit``, or the editor closed our input).  pygls reads stdin in a pool
+    # thread, and a read may still be waiting there; a normal exit would wait for that thread,
+    # while the editor waits for the process to end before it closes our input.  So the process
+    # ends here, its output flushed.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):       # (closed at ``exit``)
+            pass
+    os._exit(0)
