@@ -26,10 +26,16 @@ IR_VERSION = 1
 YES_NO = {"yes": True, "no": False, "true": True, "false": False}
 
 
+# A family writes out its declarations: past this many in a file, a hostile or mistyped range
+# (`for n in 1..999999999:`) would only cost memory and time (Ys, the largest, generates 24).
+MAX_FAMILY = 1_000
+
+
 class Builder:
     def __init__(self, path: str):
         self.path = path
         self.diags: list[Diagnostic] = []
+        self.generated = 0          # declarations written out by families so far
 
     # ------------------------------------------------------------ reporting
     def error(self, pos, code: str, message: str) -> None:
@@ -113,6 +119,10 @@ class Builder:
             return []
         out = []
         for row in rows:
+            if self.generated >= MAX_FAMILY:
+                self.error(fam["values"]["pos"], "D009", "families give more than %d declarations in one file"
+                           % MAX_FAMILY)
+                return out
             values = row if len(names) > 1 else [row]
             if len(names) > 1 and (type(row) is not list or len(row) != len(names)):
                 self.error(fam["values"]["pos"], "D009", "each value of 'for %s in ...' is a list of %d: got %s"
@@ -126,6 +136,7 @@ class Builder:
                 if "family" in item:
                     out.extend(self.family(item, inner))
                 else:
+                    self.generated += 1
                     out.append(self.fill(item, inner))
         return out
 
@@ -140,7 +151,12 @@ class Builder:
             items = [self.family_values(i) for i in e["items"]]
             return None if any(i is None for i in items) else items
         if k == "range" and e["lo"]["e"] == "int" and e["hi"]["e"] == "int":
-            return list(range(e["lo"]["v"], e["hi"]["v"] + 1))
+            lo, hi = e["lo"]["v"], e["hi"]["v"]
+            if hi - lo >= MAX_FAMILY:
+                self.error(e["pos"], "D009", "a family of %d values; a family gives at most %d declarations"
+                           % (hi - lo + 1, MAX_FAMILY))
+                return None
+            return list(range(lo, hi + 1))
         self.error(e["pos"], "D009", "a family's values are written out: numbers, names, strings, lists of them "
                    "or a range like 1..4")
         return None
