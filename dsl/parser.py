@@ -33,7 +33,7 @@ register("P105", "error", "number too large")
 MAX_LINES = 20_000
 MAX_BRACKET_DEPTH = 64
 MAX_INDENT_DEPTH = 32
-MAX_TOKENS = 100_000       # Caylus is about 6,000; past this a hostile file only costs time
+MAX_TOKENS = 20_000        # Ys, the largest game, is 4,338; checking costs ~0.13 ms a token
 MAX_INT_DIGITS = 9          # no board game counts beyond a billion; Python's int() refuses > 4300 digits
 
 

@@ -221,6 +221,8 @@ HOSTILE = {
     "a 4000-digit number": lambda t: _inside_first_let(t, "9" * 4000),
     "a long line": lambda t: _inside_first_let(t, "[" + ", ".join(["1"] * 2000) + "]"),
     "a long string": lambda t: _inside_first_let(t, '"' + "x" * 500_000 + '"'),
+    "90,000 tokens of lets": lambda t: t + "".join("\nlet fuzz_%d = %s\n" % (i, " + ".join(["1"] * 50))
+                                                   for i in range(900)),
     "an unterminated block at the end": lambda t: t + "\nphase fuzz:\n    if yes:\n",
     "CRLF line ends": lambda t: t.replace("\n", "\r\n"),
     "CR line ends": lambda t: t.replace("\n", "\r"),
