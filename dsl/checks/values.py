@@ -7,7 +7,7 @@ a trigger whose event has one).  It reports only what is certain to fail when it
 
 - T217: a context name (`self`, `slot`, `target`, `worker`, `player`) where nothing binds it;
 - T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
-  `for q in 7:`, `food + 1`, `repeat [1, 2]:`);
+  `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`);
 - T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
   setup or final body outside any player's turn (`each player in ...`, `turns`, `as`).
 
@@ -254,7 +254,9 @@ class _Check:
             inner = scope.bind(st["var"])
             self.block(st["body"], inner.with_player() if st.get("acting") else inner)
         elif s == "as":
-            self.expr(st["player"], scope)
+            k = self.expr(st["player"], scope)
+            if _may(k, NOT_NUMBER):
+                self.diag(st["player"], "T218", "'as' needs a player, not %s" % _show(k))
             self.block(st["body"], scope.with_player())
         elif s == "repeat":
             if st["times"] is not None:
