@@ -201,6 +201,7 @@ class Game(GameFields):
         nodes = self.prog.nodes
         stack = s.stack
         limit = MAX_STEPS               # a C integer compiled: the loop below is a C loop
+        node = None
         try:
             for step in range(limit):
                 if not stack or s.pending is not None:
@@ -216,13 +217,22 @@ class Game(GameFields):
                         "the rules ran %d steps without asking anyone to decide: a loop or a chain of "
                         "calls that does not end?" % MAX_STEPS, getattr(node, "pos", None))
         except RuleRuntimeError as e:
-            raise self._failed(e, stack[-1][0] if stack else None) from None
+            raise self._failed(e, self._failing(node, stack)) from None
         except (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError) as e:
             # A value of the wrong kind met an operator: a mistake in the rules the checker could not see.
-            node = self.prog.nodes[stack[-1][0]] if stack else None
-            pos = getattr(node, "pos", None) or [1, 1]
-            raise RulesError([Diagnostic(self._file_of_node(stack[-1][0] if stack else None), pos[0], pos[1],
+            top = self._failing(node, stack)
+            pos = getattr(self.prog.nodes[top] if top is not None else None, "pos", None) or [1, 1]
+            raise RulesError([Diagnostic(self._file_of_node(top), pos[0], pos[1],
                                          "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
+
+    @staticmethod
+    def _failing(node, stack):
+        """The node a failure is reported at: an Atom that failed has already popped its own frame
+        (a block of one statement runs it without a Seq, which would push it back), so it is the
+        node itself; otherwise the frame on top of the stack."""
+        if type(node) is N.Atom:
+            return node.id
+        return stack[-1][0] if stack else None
 
     def _failed(self, e: RuleRuntimeError, top) -> RulesError:
         """A rule's failure while playing (E100), at its own position or else at node ``top``'s."""
