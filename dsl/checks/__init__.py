@@ -10,7 +10,8 @@ last and run only when the checks before them found no errors (`after_clean`).
 from __future__ import annotations
 
 from .calls import check_effect_calls, check_function_calls
-from .cycles import check_constant_loops, check_effect_cycles, check_let_cycles, check_unchanging_loops
+from .cycles import (check_constant_loops, check_effect_cycles, check_endless_turns, check_let_cycles,
+                     check_unchanging_loops)
 from .values import check_values
 from .model import shared_model
 from .names import check_duplicates, check_game, check_local_names, check_undefined
@@ -43,6 +44,7 @@ CHECKS: list = [
     check_effect_cycles,
     check_constant_loops,
     check_unchanging_loops,
+    check_endless_turns,
     check_values,
 ] + GRAPH_CHECKS
 
