@@ -13,8 +13,8 @@ from .model import end_of, model
 register("T201", "error", "the unit of an amount is not a resource")
 register("T202", "error", "not an amount of resources")
 register("T203", "error", "only counters can be set")
-register("T204", "error", "a counter indexed without 'by', or 'by' without an index")
-register("T205", "error", "the index is not a value of the counter's enum")
+register("T204", "error", "a counter indexed without 'by', or a counter or zone kept 'by' an enum without an index")
+register("T205", "error", "the index is not a value of the counter's (or zone's) enum")
 register("T206", "error", "argument of the wrong kind")
 register("T207", "error", "not a declared category")
 register("T208", "error", "unknown trigger event")
@@ -142,24 +142,27 @@ def check_arg_kinds(ruleset) -> list[Diagnostic]:
                 out.append(sym.diag(i, a, "T206", "argument %d of '%s' must be %s; '%s' is %s%s" % (
                     k + 1, name, _article(want), ref, _article(kinds[0]),
                     m.hint(ref, ("kind", want), lambda: sorted(sym.names(want))))))
+            elif want == "zone":       # a zone kept by an enum is one list per value: name the value
+                out.extend(_counter_index(ref, sym.of_kind["zone"][ref], None, scope, i, a, m, noun="zone"))
     return out
 
 
-# ------------------------------------------------------------------ counters
-def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, node, m) -> list[Diagnostic]:
+# ------------------------------------------------------------------ counters (and zones) kept by an enum
+def _counter_index(name: str, counter: dict, index: dict | None, scope, i: int, node, m,
+                   noun: str = "counter") -> list[Diagnostic]:
     sym = m.sym
     by = counter.get("by")
     if index is None:
         if by is not None:
-            return [sym.diag(i, node, "T204", "counter '%s' is kept by %s: give the entry, like '%s[%s]'"
-                             % (name, by, name, (sym.enums.get(by, {}).get("values") or ["..."])[0]))]
+            return [sym.diag(i, node, "T204", "%s '%s' is kept by %s: give the entry, like '%s[%s]'"
+                             % (noun, name, by, name, (sym.enums.get(by, {}).get("values") or ["..."])[0]))]
         return []
     if by is None:
         return [sym.diag(i, index, "T204", "counter '%s' has one value (no 'by ENUM'); it cannot be indexed" % name)]
     values = sym.enums.get(by, {}).get("values") or []
     if index.get("e") == "int":
-        return [sym.diag(i, index, "T205", "counter '%s' is indexed by %s values (%s), not numbers"
-                         % (name, by, ", ".join(values)))]
+        return [sym.diag(i, index, "T205", "%s '%s' is indexed by %s values (%s), not numbers"
+                         % (noun, name, by, ", ".join(values)))]
     ref = _bare(index, scope, sym)
     if ref is not None and by in sym.enums and ref not in values:
         return [sym.diag(i, index, "T205", "'%s' is not a value of %s (%s)%s"
@@ -205,6 +208,8 @@ def check_indexes(ruleset) -> list[Diagnostic]:
             continue
         if name in sym.counters:
             out.extend(_counter_index(name, sym.counters[name], e["key"], scope, i, e, m))
+        elif sym.of_kind.get("zone", {}).get(name, {}).get("by") is not None:    # a zone without is a list
+            out.extend(_counter_index(name, sym.of_kind["zone"][name], e["key"], scope, i, e, m, noun="zone"))
         elif name in sym.resources:
             out.append(sym.diag(i, e["key"], "T204", "resource '%s' cannot be indexed" % name))
     return out
