@@ -234,6 +234,28 @@ def rules_for_header(header: dict, line: int, rs=None):
     return rs
 
 
+def start_game(header: dict, line: int, rs=None):
+    """The game a log's header (on ``line``) describes, at its start; ``_Diverged`` (R002: a field
+    missing or of the wrong type, a seed out of range; R003: the rules; R001: the game cannot
+    start) says what is wrong with it.  ``replay``, ``explain`` and ``view`` all start here."""
+    from .engine import Game
+    from .rng import SEED_LIMIT
+
+    what = "the header"
+    _field(header, "ruleset", str, line, what)
+    _field(header, "variant", (str, type(None)), line, what)
+    players = _field(header, "players", int, line, what)
+    seed = _field(header, "seed", int, line, what)
+    if not 0 <= seed < SEED_LIMIT:
+        raise _Diverged(line, "the header: 'seed' should be a whole number from 0 to 2**64 - 1, not %d" % seed,
+                        "R002")
+    rs = rules_for_header(header, line, rs)
+    try:
+        return Game.new(rs, players=players, seed=seed)
+    except RulesError as e:
+        raise _Diverged(line, "cannot start the game the header describes: %s" % e) from None
+
+
 def check_log(path: str, rs=None) -> ReplayReport:
     """Replay the log at ``path``; the report names the first line that diverges."""
     from provost.dsl.source import input_problem
@@ -257,7 +279,7 @@ def replay(path: str, rs=None):
 
 
 def _replay_into(path: str, rs, report: ReplayReport) -> None:
-    from .engine import ENGINE_VERSION, Game, IllegalOption
+    from .engine import ENGINE_VERSION, IllegalOption
 
     records = _records(path)
     first = next(records, None)
@@ -267,17 +289,9 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
     if header.get("type") != "header":
         raise _Diverged(line, "the first line should be the header (type 'header'), not %s"
                         % json.dumps(header.get("type")), "R002")
-    what = "the header"
-    _field(header, "ruleset", str, line, what)
-    _field(header, "variant", (str, type(None)), line, what)
-    players = _field(header, "players", int, line, what)
-    seed = _field(header, "seed", int, line, what)
     report.header = header
-    rs = rules_for_header(header, line, rs)
-    try:
-        game = Game.new(rs, players=players, seed=seed)
-    except RulesError as e:
-        raise _Diverged(line, "cannot start the game the header describes: %s" % e) from None
+    game = start_game(header, line, rs)
+    rs, players, seed = game.rs, header["players"], header["seed"]
     report.game = game
     engine_note = ""
     if header.get("engine") != ENGINE_VERSION:

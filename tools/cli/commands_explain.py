@@ -1,13 +1,19 @@
-"""`provost explain LOG --at N OPTION`: why OPTION was not legal at decision N of a logged game."""
+"""`provost explain LOG --at N OPTION`: why OPTION was not legal at decision N of a logged game.
+
+The log is read as `provost replay` reads it (`provost.interpreter.gamelog`): its header and the
+decisions before N are checked the same way, and a problem with them is the same positioned
+diagnostic (`LOG:line:1: error: ... [R00x]`, exit 1).  Text printed from the log and from the
+command line has its control characters escaped.
+"""
 from __future__ import annotations
 
 import json
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError
+from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, printable
 from provost.dsl.source import input_problem
-from provost.interpreter.engine import Game, IllegalOption
+from provost.interpreter.engine import IllegalOption
 from provost.interpreter.explain import explain
-from provost.interpreter.gamelog import _Diverged, _records, rules_for_header
+from provost.interpreter.gamelog import _Diverged, _records, _replay_decision, start_game
 
 
 def _log_error(log: str, line: int, code: str, message: str) -> RulesError:
@@ -21,18 +27,17 @@ def run_explain(args) -> int:
     try:
         records = _records(args.log)
         first = next(records, None)
-        if first is None or first[1].get("type") != "header":
-            raise _log_error(args.log, 1, "R002", "not a game log header")
-        header = first[1]
-        game = Game.new(rules_for_header(header, first[0]), players=header["players"], seed=header["seed"])
+        if first is None:
+            raise _Diverged(1, "the log is empty", "R002")
+        if first[1].get("type") != "header":
+            raise _log_error(args.log, first[0], "R002", "not a game log header")
+        game = start_game(first[1], first[0])
         for line, rec in records:
             if rec.get("type") != "decision" or game.s.decisions + 1 >= args.at:
                 break
-            game.apply(rec["option"])
+            _replay_decision(game, rec, line, IllegalOption)
     except _Diverged as d:
         raise _log_error(args.log, d.line, d.code, d.message) from None
-    except (IllegalOption, KeyError, TypeError) as e:
-        raise _log_error(args.log, 1, "R001", "the log does not replay: %s" % e) from None
     if game.s.decisions + 1 != args.at:
         raise UsageError("the log has no decision %d (it has %d)" % (args.at, game.s.decisions))
     reason = explain(game, args.option)
@@ -42,9 +47,9 @@ def run_explain(args) -> int:
                           "option": args.option, "legal": legal, "reason": reason,
                           "legal_options": game.legal_options()}))
     else:
-        print("decision %d, player %s, %s (round %d, %s):" % (args.at, game.current_player(), game.prompt(),
-                                                             game.s.round, game.s.phase))
-        print("  " + reason)
+        print(printable("decision %d, player %s, %s (round %d, %s):" % (
+            args.at, game.current_player(), game.prompt(), game.s.round, game.s.phase)))
+        print("  " + printable(reason))
         if not legal:
-            print("  legal options: " + ", ".join(game.legal_options()))
+            print("  legal options: " + printable(", ".join(game.legal_options())))
     return 0

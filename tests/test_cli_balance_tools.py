@@ -1,0 +1,69 @@
+"""The balance-study and replay commands (sim, rate, sweep, soak, replay, explain, view) used as
+a user would: odd inputs, odd player counts, and what the README says they do."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli_run import run_cli
+
+
+@pytest.fixture(scope="module")
+def ys3_log(tmp_path_factory):
+    """A finished random game of Ys for 3, logged."""
+    from provost.tools.cli import main
+
+    path = tmp_path_factory.mktemp("logs") / "ys3.jsonl"
+    assert main(["play", "ys", "--players", "3", "--seed", "7", "--agents", "random",
+                 "--log", str(path), "--format", "json"]) == 0
+    return path
+
+
+def _with_header(log, tmp_path, name, **changes):
+    lines = log.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header.update(changes)
+    out = tmp_path / name
+    out.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64])
+@pytest.mark.parametrize("command", [["replay"], ["explain", "--at", "2", "bid:0+0"], ["view", "-o", "OUT"]])
+def test_a_log_seed_out_of_range_is_a_positioned_error(ys3_log, tmp_path, capsys, seed, command):
+    log = _with_header(ys3_log, tmp_path, "seed.jsonl", seed=seed)
+    argv = [command[0], str(log)] + [str(tmp_path / "o.html") if a == "OUT" else a for a in command[1:]]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1, err
+    assert "internal error" not in err
+    # (replay prints its verdict on stdout, the others on stderr)
+    assert "%s:1:1: error: the header: 'seed' should be a whole number from 0 to 2**64 - 1" % log in out + err
+    assert "[R002]" in out + err
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"seed": "7"}, "the header: 'seed' should be an integer, not \"7\" [R002]"),
+    ({"players": "3"}, "the header: 'players' should be an integer, not \"3\" [R002]"),
+    ({"players": 3.5}, "the header: 'players' should be an integer, not 3.5 [R002]"),
+])
+def test_explain_checks_the_header_as_replay_does(ys3_log, tmp_path, capsys, changes, message):
+    log = _with_header(ys3_log, tmp_path, "bad.jsonl", **changes)
+    for argv in (["replay", str(log)], ["explain", str(log), "--at", "2", "bid:0+0"]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 1 and "internal error" not in err
+        assert "%s:1:1: error: %s" % (log, message) in out + err, (argv, out, err)
+
+
+def test_explain_names_the_log_when_its_game_cannot_start(ys3_log, tmp_path, capsys):
+    log = _with_header(ys3_log, tmp_path, "players.jsonl", players=99)
+    code, out, err = run_cli(capsys, "explain", str(log), "--at", "2", "bid:0+0")
+    assert code == 1
+    assert err.startswith("%s:1:1: error: cannot start the game the header describes" % log)
+
+
+def test_explain_escapes_control_characters(ys3_log, capsys):
+    code, out, err = run_cli(capsys, "explain", str(ys3_log), "--at", "3", "x\x1b[31m")
+    assert code == 0
+    assert "\x1b" not in out + err
+    assert "'x\\x1b[31m' is not an option" in out
