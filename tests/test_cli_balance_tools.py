@@ -67,3 +67,29 @@ def test_explain_escapes_control_characters(ys3_log, capsys):
     assert code == 0
     assert "\x1b" not in out + err
     assert "'x\\x1b[31m' is not an option" in out
+
+
+def test_paths_printed_by_replay_view_and_sim_are_escaped(ys3_log, tmp_path, capsys):
+    odd = tmp_path / "g\x1b[2J.jsonl"
+    odd.write_bytes(ys3_log.read_bytes())
+    code, out, err = run_cli(capsys, "replay", str(odd))
+    assert code == 0 and "\x1b" not in out + err and "g\\x1b[2J.jsonl: ok: replayed" in out
+    code, out, err = run_cli(capsys, "view", str(odd), "-o", str(tmp_path / "o\x1b[2J.html"))
+    assert code == 0 and "\x1b" not in out + err and "o\\x1b[2J.html" in err
+    code, out, err = run_cli(capsys, "sim", "caylus", "--games", "1", "--seed", "1", "--agents", "random",
+                             "--report", str(tmp_path / "r\x1b[2J.html"))
+    assert code == 0 and "\x1b" not in out + err and "report: %s" % (tmp_path / "r\\x1b[2J.html") in out
+
+
+def test_soak_replay_command_is_quoted_and_escaped(tmp_path, capsys):
+    from tests.test_invariants import BROKEN
+
+    folder = tmp_path / "my rules\x1b[2J"
+    folder.mkdir()
+    rules = folder / "caylus.broken_invariant.rules"
+    rules.write_text(open(BROKEN, encoding="utf-8").read())
+    code, out, err = run_cli(capsys, "soak", str(rules), "--players", "3", "--seeds", "1")
+    assert code == 1 and "\x1b" not in out + err
+    quoted = "'%s'" % str(rules).replace("\x1b", "\\x1b")
+    assert "replay: provost play %s --players 3 --seed 0 --agents random,random,random --check-invariants" % quoted \
+        in out

@@ -173,7 +173,7 @@ def run_replay(args: argparse.Namespace) -> int:
             out = failure_object("input", r.message, [r.diagnostic(args.log)], out)
         print(json.dumps(out))
     elif r.ok:
-        print("%s: ok: %s" % (args.log, r.message))
+        print("%s: ok: %s" % (printable(args.log), printable(r.message)))
     else:
         print(r.diagnostic(args.log).format_text())
     return 0 if r.ok else 1

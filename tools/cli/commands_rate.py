@@ -16,7 +16,7 @@ import dataclasses
 import json
 import sys
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import check_seed_span
 
 
@@ -79,5 +79,5 @@ def run_rate(args: argparse.Namespace) -> int:
     else:
         print(render_text(title, ratings.games, len(errors), rows))
         for e in errors[:10]:
-            print("seed %d: %s" % (e["seed"], e["error"]), file=sys.stderr)
+            print("seed %d: %s" % (e["seed"], printable(e["error"])), file=sys.stderr)
     return 1 if errors else 0

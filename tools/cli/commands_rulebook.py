@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from provost.dsl.compose import is_composed
-from provost.dsl.diagnostics import RulesError
+from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import load, load_composed, parse_file, resolve_path, variant_base
 from provost.dsl.rulebook import markdown, to_html
 from provost.tools.cli.failures import check_writable, write_text
@@ -44,7 +44,7 @@ def run_rulebook(args) -> int:
     text = build(args.ruleset, args.variant, args.format, getattr(args, "players", None))
     if args.output:
         write_text(args.output, text)
-        print("wrote %s" % args.output, file=sys.stderr)
+        print("wrote %s" % printable(args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

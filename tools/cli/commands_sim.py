@@ -48,7 +48,7 @@ import shlex
 import sys
 import time
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import check_seed_span
 from provost.tools.cli.failures import cannot_write, check_writable, failure_object, write_text
 
@@ -227,9 +227,9 @@ def run_sim(args: argparse.Namespace) -> int:
             played, "" if played == 1 else "s", wall, backend.name, jobs, "" if jobs == 1 else "s", timing["games_per_s"],
             timing["decisions_per_s"]))
         if plot_path:
-            lines.append("plot: %s" % plot_path)
+            lines.append("plot: %s" % printable(plot_path))
         if report_path:
-            lines.append("report: %s" % report_path)
+            lines.append("report: %s" % printable(report_path))
         print("\n".join(lines))
     if interrupted:
         print("provost: sim interrupted: %d of %d games finished" % (played, total), file=sys.stderr)

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 
 
 def _replay_command(args, r: dict) -> str:
-    variant = " --variant %s" % args.variant if args.variant else ""
-    return "provost play %s%s --players %d --seed %d --agents %s --check-invariants" % (
-        args.ruleset, variant, r["players"], r["seed"], ",".join(r["agents"]))
+    """The command that plays the game again, quoted for a shell (a path may hold spaces)."""
+    variant = ["--variant", args.variant] if args.variant else []
+    return shlex.join(["provost", "play", args.ruleset, *variant, "--players", str(r["players"]), "--seed",
+                       str(r["seed"]), "--agents", ",".join(r["agents"]), "--check-invariants"])
 
 
 def run_soak(args: argparse.Namespace) -> int:
@@ -88,8 +90,8 @@ def run_soak(args: argparse.Namespace) -> int:
             if "violation" in r:
                 print(violation_diagnostic(Violation(**_fields(r["violation"])), r["seed"]).format_text())
             else:
-                print("error: %s players, seed %d: %s" % (r["players"], r["seed"], r["error"]))
-            print("  replay: " + _replay_command(args, r))
+                print("error: %s players, seed %d: %s" % (r["players"], r["seed"], printable(r["error"])))
+            print("  replay: " + printable(_replay_command(args, r)))
         print("%d games, %d failed, %.1f s" % (len(records), len(failed), wall))
     return 1 if failed else 0
 

@@ -19,7 +19,7 @@ import json
 import shlex
 import sys
 
-from provost.dsl.diagnostics import RulesError, UsageError
+from provost.dsl.diagnostics import RulesError, UsageError, printable
 from provost.tools.cli.failures import check_seed_span, check_writable, write_text
 
 
@@ -74,5 +74,5 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(doc))
     else:
-        print(render_text(title, report) + ("\nreport: %s" % report_path if report_path else ""))
+        print(render_text(title, report) + ("\nreport: %s" % printable(report_path) if report_path else ""))
     return 1 if failed else 0

@@ -17,7 +17,7 @@ import json
 import os
 import time
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import cannot_write, check_seed_span
 
 
@@ -43,6 +43,6 @@ def run_train(args: argparse.Namespace) -> int:
     except OSError as e:
         raise cannot_write(out, e) from None
     print("%s: %d games (%d mixed), %d decisions, %d weights; picks greedy's best option in %.1f%% of held-out "
-          "decisions; %.0f s" % (out, model["games"], model["mixed_games"], model["decisions"], len(model["weights"]),
+          "decisions; %.0f s" % (printable(out), model["games"], model["mixed_games"], model["decisions"], len(model["weights"]),
                       100 * (model["holdout_accuracy"] or 0), time.perf_counter() - start))
     return 0

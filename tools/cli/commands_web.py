@@ -18,7 +18,7 @@ import sys
 import threading
 import webbrowser
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 
 
 def _offered(ruleset: str | None) -> list[dict]:
@@ -151,8 +151,8 @@ def run_view(args) -> int:
     try:
         html = replay_html(args.log)
     except ReplayError as e:
-        print("provost view: %s" % e, file=sys.stderr)
+        print("provost view: %s" % printable(e), file=sys.stderr)
         return 1
     write_text(args.output, html)
-    print("wrote %s" % args.output, file=sys.stderr)
+    print("wrote %s" % printable(args.output), file=sys.stderr)
     return 0
