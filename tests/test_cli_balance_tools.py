@@ -93,3 +93,17 @@ def test_soak_replay_command_is_quoted_and_escaped(tmp_path, capsys):
     quoted = "'%s'" % str(rules).replace("\x1b", "\\x1b")
     assert "replay: provost play %s --players 3 --seed 0 --agents random,random,random --check-invariants" % quoted \
         in out
+
+
+@pytest.mark.parametrize("ruleset, variant, counts", [
+    ("caylus", None, [2, 3, 4, 5]),
+    ("ys", None, [2, 3, 4]),
+    ("ys", "kings_favor", [3, 4]),      # King's Favor has no rules for 2
+    ("ys", "two_players", [2]),
+])
+def test_soak_plays_every_count_the_rules_allow_by_default(capsys, ruleset, variant, counts):
+    argv = ["soak", ruleset, "--seeds", "1", "--format", "json"] + (["--variant", variant] if variant else [])
+    code, out, err = run_cli(capsys, *argv)
+    report = json.loads(out)
+    assert code == 0, err
+    assert sorted(int(kind.split()[0]) for kind in report["by_kind"]) == counts

@@ -3,7 +3,8 @@
     provost soak RULESET [--variant V] [--players N ...] [--seeds K] [--seed S] [--greedy]
                          [--jobs J] [--format text|json]
 
-For each player count (default: every count the rules allow) and each seed S.. S+K-1 it plays
+For each player count (default: every count the rules allow, the counts a variant of the game
+gives its own rules included: Caylus for 2, Ys for 2 and 3) and each seed S.. S+K-1 it plays
 random agents in every seat, and with ``--greedy`` also greedy in seat S mod P.  The invariants are
 the rule file's ``invariant`` declarations (provost.tools.sim.soak).  A violation is reported as
 ``path:line:col: error: invariant 'NAME' violated for player P (seed S, decision D): MESSAGE
@@ -20,7 +21,7 @@ import shlex
 import sys
 import time
 
-from provost.dsl.diagnostics import UsageError, printable
+from provost.dsl.diagnostics import RulesError, UsageError, printable
 
 
 def _replay_command(args, r: dict) -> str:
@@ -38,15 +39,18 @@ def run_soak(args: argparse.Namespace) -> int:
     from provost.tools.sim import soak
 
     rs = load_rules(args.ruleset, args.variant)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
-    lo, hi = rs.game().get("players") or [1, 8]
     # Each count plays its own rules (a variant's `for_players` rules for that count).
     rules = {}
-    for n in args.players or range(lo, hi + 1):
+    for n in args.players or _player_counts(rs):
         try:
             rules[n] = load_rules(args.ruleset, args.variant, n)
             problem = players_out_of_range(rules[n], n)
         except UsageError as e:
             problem = str(e)
+        except RulesError:
+            if args.players:
+                raise
+            problem = "no rules for %d players" % n   # a variant that excludes the count's own rules
         if problem:
             if args.players:
                 raise UsageError(problem)
@@ -94,6 +98,18 @@ def run_soak(args: argparse.Namespace) -> int:
             print("  replay: " + printable(_replay_command(args, r)))
         print("%d games, %d failed, %.1f s" % (len(records), len(failed), wall))
     return 1 if failed else 0
+
+
+def _player_counts(rs) -> list[int]:
+    """Every count the rules allow: the game's own, and those a variant of the game gives rules
+    for (`for_players`: Caylus for 2, Ys for 2 and 3), as `provost play --players N` takes them."""
+    from provost.dsl.loader import variants_of
+
+    lo, hi = rs.game().get("players") or [1, 8]
+    counts = set(range(lo, hi + 1))
+    if rs.chain:
+        counts |= {n for v in variants_of(rs.chain[0]) for n in v.get("for_players") or ()}
+    return sorted(counts)
 
 
 def _fields(v: dict) -> dict:
