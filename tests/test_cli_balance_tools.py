@@ -107,3 +107,17 @@ def test_soak_plays_every_count_the_rules_allow_by_default(capsys, ruleset, vari
     report = json.loads(out)
     assert code == 0, err
     assert sorted(int(kind.split()[0]) for kind in report["by_kind"]) == counts
+
+
+@pytest.mark.parametrize("argv", [
+    ["rate", "caylus", "--agents", "random,greedy", "--games", "1"],
+    ["sweep", "caylus", "--set", "start_money=3,4", "--games", "1", "--agents", "random"],
+    ["soak", "caylus", "--seeds", "1"],
+    ["sim", "caylus", "--games", "1", "--agents", "random", "--seed", "0"],
+])
+def test_variant_given_twice_composes_in_every_balance_command(capsys, argv):
+    """README: --variant may be given more than once; the variants compose, in order."""
+    code, out, err = run_cli(capsys, *argv, "--players", "2", "--variant", "simplified_favor",
+                             "--variant", "two_players", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["variant"] == "simplified_favor+two_players"

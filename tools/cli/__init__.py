@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rate", parents=[common], help="rate agents by a seeded round robin (openskill)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--agents", type=_agent_list, required=True, metavar="a,b,...", help="the agents to rate")
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, default=200, metavar="G", help="games in all (default 200)")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", required=True, metavar="NAME=V1,V2,...",
                    help="a let (NAME or NAME[KEY]) or DECLARATION.ATTRIBUTE and its values; repeat for a grid")
     p.add_argument("--games", type=_positive_int, default=100, metavar="G", help="games per setting (default 100)")
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...")
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", parents=[common], help="fit the policy agent to greedy's choices for a ruleset")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--games", type=_positive_int, default=40, metavar="G", help="greedy self-play games (default 40)")
     p.add_argument("--seed", type=_seed, default=100_000, metavar="S")
@@ -211,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "decision. A violation names the invariant, its position, the seed and the "
                                    "decision; exit 1 if any game failed.")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, nargs="+", metavar="N",
                    help="player counts (default: every count the rules allow)")
     p.add_argument("--seeds", type=_positive_int, default=10, metavar="K", help="seeds per player count (default 10)")
@@ -274,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", parents=[common], help="play, watch and replay games in the browser (needs provost[web])")
     p.add_argument("ruleset", nargs="?", metavar="RULESET", help=RULESET_HELP + "; offered first on the new-game page")
-    p.add_argument("--variant", metavar="NAME")
+    p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="the game's seed (default: one drawn from the operating system, and reported)")
