@@ -121,3 +121,15 @@ def test_variant_given_twice_composes_in_every_balance_command(capsys, argv):
                              "--variant", "two_players", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["variant"] == "simplified_favor+two_players"
+
+
+def test_sweep_keeps_a_wins_interval_within_minus_one_and_one(capsys):
+    code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "start_money=4,6", "--games", "3",
+                             "--agents", "random", "--seed", "0", "--format", "json")
+    assert code == 0, err
+    changes = json.loads(out)["settings"][1]["vs_baseline"]
+    wins = {m: d for m, d in changes.items() if m.endswith(" wins")}
+    assert len(wins) == 4
+    for d in wins.values():
+        assert -1 <= d["ci95"][0] <= d["diff"] <= d["ci95"][1] <= 1
+    assert any(d["ci95"] == [-1.0, 1.0] for d in wins.values())   # wide enough to be clipped here

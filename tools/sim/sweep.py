@@ -7,7 +7,8 @@ by game, as a paired difference with Student's t interval (``stats.paired_differ
 Metrics of one game (deciding seats only; neutral seats are the rules'):
 ``mean score``, ``winning score``, ``margin`` (first minus second score), ``rounds``,
 ``decisions``, and per seat ``seat K score`` and ``seat K wins`` (1 when seat K is among the
-winners): the seat metrics show a seat advantage moving with the setting.
+winners): the seat metrics show a seat advantage moving with the setting.  A ``wins`` change
+lies in -1..1, and its interval is clipped there.
 """
 from __future__ import annotations
 
@@ -58,6 +59,12 @@ def game_metrics(record: dict) -> dict[str, float]:
     return out
 
 
+def _bounds(metric: str) -> tuple[float, float] | None:
+    """Where a metric's paired difference can lie: a seat's wins are 0 or 1 a game, so their
+    change is within -1..1 (its t interval is clipped there, as sim clips a win rate's)."""
+    return (-1.0, 1.0) if metric.endswith(" wins") else None
+
+
 def analyse(settings: list[dict], records: list[dict[int, dict]]) -> dict:
     """The sweep's report: per setting the metrics' means, and paired differences with the baseline.
 
@@ -74,7 +81,8 @@ def analyse(settings: list[dict], records: list[dict[int, dict]]) -> dict:
                            for m in names}}
         if k:
             entry["vs_baseline"] = {m: paired_difference([metrics[0][i][m] for i in common],
-                                                         [metrics[k][i][m] for i in common]) for m in names}
+                                                         [metrics[k][i][m] for i in common], _bounds(m))
+                                    for m in names}
         entry["errors"] = sorted(r["seed"] for r in records[k].values() if "error" in r)
         out["settings"].append(entry)
     return out
