@@ -47,6 +47,8 @@ def checked_seed(seed) -> int:
 def seed_span_problem(first: int, count: int) -> str | None:
     """Why games seeded ``first``, ``first + 1``, ... (``count`` of them) cannot all be played
     again alone, or None: the last seed must stay below 2**64."""
+    if count > SEED_LIMIT:
+        return "%d games are more than there are seeds (2**64): play fewer" % count
     if count > 0 and first + count - 1 >= SEED_LIMIT:
         return ("seeds %d..%d go past 2**64 - 1: take a smaller --seed (at most %d for %d games)"
                 % (first, first + count - 1, SEED_LIMIT - count, count))

@@ -133,3 +133,47 @@ def test_sweep_keeps_a_wins_interval_within_minus_one_and_one(capsys):
     for d in wins.values():
         assert -1 <= d["ci95"][0] <= d["diff"] <= d["ci95"][1] <= 1
     assert any(d["ci95"] == [-1.0, 1.0] for d in wins.values())   # wide enough to be clipped here
+
+
+def test_a_long_sim_keeps_few_tasks_in_flight_and_stops_on_ctrl_c(capsys, monkeypatch):
+    """Every batch of a sim used to be submitted to the pool before the first game (a future per
+    ten games: gigabytes, and Ctrl-C held back meanwhile, for --games 10**9)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    submitted = []
+    real_submit = ProcessPoolExecutor.submit
+
+    def submit(self, fn, *args, **kwargs):
+        submitted.append(args)
+        return real_submit(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    monkeypatch.setenv("PROVOST_SIM_STOP_AFTER", "20")     # as if Ctrl-C came after 20 games
+    code, out, err = run_cli(capsys, "sim", "caylus", "--games", "100000", "--jobs", "2", "--seed", "0",
+                             "--agents", "random", "--format", "json")
+    report = json.loads(out)
+    assert code == 130 and report["error"]["kind"] == "interrupted"
+    assert 20 <= report["games"] < 100
+    assert len(submitted) <= 2 * 4 + report["games"]        # a window per worker, refilled as batches end
+
+
+def test_more_games_than_seeds_is_said_plainly(capsys):
+    code, out, err = run_cli(capsys, "sim", "caylus", "--games", str(2 ** 64 + 1), "--seed", "0")
+    assert code == 2
+    assert err.strip() == "provost: error: %d games are more than there are seeds (2**64): play fewer" % (2 ** 64 + 1)
+
+
+def test_soak_starts_no_more_processes_than_games(capsys, monkeypatch):
+    import multiprocessing.pool
+
+    sizes = []
+
+    class Pool(multiprocessing.pool.Pool):
+        def __init__(self, processes=None, *args, **kwargs):
+            sizes.append(processes)
+            super().__init__(processes, *args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing.pool, "Pool", Pool)
+    code, out, err = run_cli(capsys, "soak", "caylus", "--players", "3", "--seeds", "2", "--jobs", "64")
+    assert code == 0, err
+    assert sizes == [2]

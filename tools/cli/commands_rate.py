@@ -57,8 +57,8 @@ def run_rate(args: argparse.Namespace) -> int:
         for record in batch:
             records[(spec_index, record["game"])] = record
 
-    tasks = [(k, start, n) for k, (_, _, count) in enumerate(plan)
-             for (_, start, n) in make_tasks([specs[k]], count, args.jobs)]
+    tasks = ((k, start, n) for k, (_, _, count) in enumerate(plan)
+             for (_, start, n) in make_tasks([specs[k]], count, args.jobs))
     make_backend("local", args.jobs).run(specs, tasks, on_result)
 
     ratings = Ratings(pool)

@@ -29,7 +29,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 NEUTRAL = "neutral"
@@ -179,19 +180,25 @@ def play_batch(spec: SimSpec, start: int, count: int) -> list[dict]:
     return [play_one(spec, i) for i in range(start, start + count)]
 
 
-def make_tasks(specs: Sequence[SimSpec], games: int, jobs: int, chunk: int | None = None) -> list[Task]:
+def make_tasks(specs: Sequence[SimSpec], games: int, jobs: int, chunk: int | None = None) -> Iterator[Task]:
     """Contiguous game ranges, interleaved between the specs (so a compare advances both sides evenly).
 
     Batches amortise the inter-process cost (ecosystem notes section 5.1); about eight per
-    job, at most 10 games, keep the progress bar moving and the loss on Ctrl-C small.
+    job, at most 10 games, keep the progress bar moving and the loss on Ctrl-C small.  The
+    tasks are made as the backend takes them: a sim of 10**12 games starts at once, in the
+    memory of a small one.
     """
     if chunk is None:
         chunk = max(1, min(10, math.ceil(games / (max(jobs, 1) * 8))))
-    tasks = []
     for start in range(0, games, chunk):
         for k in range(len(specs)):
-            tasks.append((k, start, min(chunk, games - start)))
-    return tasks
+            yield k, start, min(chunk, games - start)
+
+
+IN_FLIGHT_PER_WORKER = 4
+"""A pool holds at most this many tasks per worker submitted and not finished; the next task is
+submitted when one finishes.  Submitting every task at once held a future per task (gigabytes
+for a long sim, made before the first game, with Ctrl-C held back meanwhile)."""
 
 
 # ------------------------------------------------------------------ local processes
@@ -357,7 +364,7 @@ class LocalBackend:
         self.cpu_s = 0.0
         """CPU seconds spent playing (in this process, or summed over the workers): for benchmarks."""
 
-    def run(self, specs: Sequence[SimSpec], tasks: Sequence[Task], on_result: OnResult) -> None:
+    def run(self, specs: Sequence[SimSpec], tasks: Iterable[Task], on_result: OnResult) -> None:
         if self.jobs == 1:
             for k, start, count in tasks:
                 for i in range(start, start + count):
@@ -368,13 +375,17 @@ class LocalBackend:
             return
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        executor = ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks)) or 1, mp_context=_mp_context(),
+        tasks = iter(tasks)
+        window = self.jobs * IN_FLIGHT_PER_WORKER
+        first = list(itertools.islice(tasks, window))
+        # Never more workers than tasks (--jobs 1000 for 3 games starts 3 processes).
+        executor = ProcessPoolExecutor(max_workers=min(self.jobs, len(first)) or 1, mp_context=_mp_context(),
                                        initializer=_init_worker, initargs=(list(specs),))
         clean = False
         try:
             with _SigintAsStop() as ctrl_c:
                 with _SigintDeferred():
-                    pending = {executor.submit(_pool_task, *task) for task in tasks}
+                    pending = {executor.submit(_pool_task, *task) for task in first}
                 while pending:
                     if ctrl_c.requested:
                         raise KeyboardInterrupt
@@ -383,6 +394,8 @@ class LocalBackend:
                         k, records, cpu = fut.result()
                         self.cpu_s += cpu
                         on_result(k, records)
+                    for task in itertools.islice(tasks, window - len(pending)):
+                        pending.add(executor.submit(_pool_task, *task))
             clean = True
         finally:
             if clean:
@@ -461,12 +474,16 @@ class RayBackend:
                                      "--address to run a local Ray" % (self.address, str(e).split(".")[0])) from None
             started = True
         remote = ray.remote(_ray_task).options(num_cpus=1, max_retries=0)
-        refs: list = []
+        pending: list = []
         clean = False
         try:
             specs_ref = ray.put(list(specs))
-            refs = [remote.remote(specs_ref, *task) for task in tasks]
-            pending = list(refs)
+            tasks = iter(tasks)
+            # As many tasks in flight as the cluster has CPUs, times IN_FLIGHT_PER_WORKER: enough to
+            # keep it busy, never a reference per task of a long sim.
+            cpus = int((ray.cluster_resources() or {}).get("CPU", 0)) or (self.jobs or 1)
+            window = max(16, cpus * IN_FLIGHT_PER_WORKER)
+            pending = [remote.remote(specs_ref, *task) for task in itertools.islice(tasks, window)]
             while pending:
                 # Several at a time (or what is ready within half a second): one wait per task is
                 # quadratic in the number of tasks.
@@ -474,11 +491,12 @@ class RayBackend:
                 for ref in done:
                     k, records = ray.get(ref)
                     on_result(k, records)
+                pending += [remote.remote(specs_ref, *task) for task in itertools.islice(tasks, window - len(pending))]
             clean = True
         finally:
             if not clean:
                 with _SigintIgnored():
-                    for ref in refs:
+                    for ref in pending:
                         try:
                             ray.cancel(ref, force=True)
                         except Exception:  # noqa: BLE001 - finished or already gone

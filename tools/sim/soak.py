@@ -64,7 +64,8 @@ def _pool_job(task) -> dict:
 def soak(rs, work: list[tuple], jobs: int = 1, progress=None) -> list[dict]:
     """Play every task (see ``tasks``); the records in task order."""
     if jobs > 1 and len(work) > 1:
-        with multiprocessing.get_context().Pool(jobs, initializer=_init, initargs=(rs,)) as pool:
+        # Never more processes than games (a Pool starts all of its processes at once).
+        with multiprocessing.get_context().Pool(min(jobs, len(work)), initializer=_init, initargs=(rs,)) as pool:
             return pool.map(_pool_job, work, chunksize=max(1, len(work) // (jobs * 4)))
     out = []
     for i, (players, seed, agents) in enumerate(work, 1):
