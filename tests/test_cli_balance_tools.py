@@ -177,3 +177,35 @@ def test_soak_starts_no_more_processes_than_games(capsys, monkeypatch):
     code, out, err = run_cli(capsys, "soak", "caylus", "--players", "3", "--seeds", "2", "--jobs", "64")
     assert code == 0, err
     assert sizes == [2]
+
+
+@pytest.mark.parametrize("argv, kind, message", [
+    (["rate", "caylus", "--agents", "random,foo"], "usage", "unknown agent 'foo'"),
+    (["sweep", "caylus", "--set", "nosuch=1,2"], "usage", "no let without parameters is named 'nosuch'"),
+    (["sweep", "caylus", "--set", "start_money=1", "--games", "0"], "usage", "--games"),
+    (["rate", "/no/such.rules", "--agents", "random,greedy"], "input", "file not found"),
+])
+def test_rate_and_sweep_print_one_json_object_when_they_fail(capsys, argv, kind, message):
+    code, out, err = run_cli(capsys, *argv, "--format", "json")
+    report = json.loads(out)
+    assert code == report["error"]["exit"] == {"usage": 2, "input": 1}[kind]
+    assert report["ok"] is False and report["error"]["kind"] == kind
+    assert message in report["error"]["message"] + json.dumps(report["diagnostics"])
+
+
+def test_rate_and_sweep_json_reports_start_with_ok(capsys, monkeypatch):
+    code, out, _ = run_cli(capsys, "rate", "caylus", "--agents", "random,greedy", "--games", "1", "--format", "json")
+    assert code == 0 and list(json.loads(out))[0] == "ok"
+    from provost.interpreter import agents
+
+    class Broken(agents.RandomAgent):
+        def choose(self, game, player):
+            raise RuntimeError("boom")
+
+    monkeypatch.setitem(agents.AGENTS, "random", Broken)
+    code, out, _ = run_cli(capsys, "sweep", "caylus", "--set", "start_money=3,4", "--games", "2", "--agents", "random",
+                           "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and list(report)[0] == "ok" and report["ok"] is False
+    assert report["error"] == {"kind": "input", "exit": 1,
+                               "message": "4 games raised an engine error (see each setting's errors)"}

@@ -528,7 +528,7 @@ def _silence_stdout() -> None:
         pass
 
 
-JSON_REPORT_COMMANDS = frozenset({"check", "play", "replay", "sim", "explain", "soak"})
+JSON_REPORT_COMMANDS = frozenset({"check", "play", "replay", "sim", "explain", "soak", "rate", "sweep"})
 """Commands whose --format json is a report: one JSON object on stdout, also when they fail.
 (export's --format json is the IR itself: a failed export prints nothing on stdout.)"""
 

@@ -17,7 +17,11 @@ import json
 import sys
 
 from provost.dsl.diagnostics import UsageError, printable
-from provost.tools.cli.failures import check_seed_span
+from provost.tools.cli.failures import check_seed_span, failure_object
+
+
+def _games_failed(n: int) -> str:
+    return "%d game%s raised an engine error (see errors)" % (n, "" if n == 1 else "s")
 
 
 def _plan(games: int, arrangements: list) -> list[tuple[int, tuple, int]]:
@@ -71,10 +75,12 @@ def run_rate(args: argparse.Namespace) -> int:
     rows = ratings.table()
     title = probe.label + " (%d players)" % humans
     if args.format == "json":
-        out = {"ok": not errors, "ruleset": probe.rules.name, "variant": probe.rules.variant, "players": humans,
+        out = {"ruleset": probe.rules.name, "variant": probe.rules.variant, "players": humans,
                "seed": args.seed, "games": ratings.games, "agents": rows, "errors": errors,
                "seatings": [{"agents": list(seating), "games": count, "first_seed": args.seed + offset}
                             for offset, seating, count in plan]}
+        # "ok" first, and on failure the "error" every command's JSON report has
+        out = {**(failure_object("input", _games_failed(len(errors))) if errors else {"ok": True}), **out}
         print(json.dumps(out))
     else:
         print(render_text(title, ratings.games, len(errors), rows))

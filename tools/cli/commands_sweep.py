@@ -20,7 +20,7 @@ import shlex
 import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError, printable
-from provost.tools.cli.failures import check_seed_span, check_writable, write_text
+from provost.tools.cli.failures import check_seed_span, check_writable, failure_object, write_text
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -64,7 +64,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.plot:
         plot(report, args.plot, title)
     failed = any(entry["errors"] for entry in report["settings"])
-    doc = {"ok": not failed, "ruleset": base.rules.name, "variant": base.rules.variant,
+    doc = {"ruleset": base.rules.name, "variant": base.rules.variant,
            "players": base.players, "seed": args.seed, "agents": list(base.agents[:base.players]),
            "baseline": label(grid[0]), **report}
     if report_path:
@@ -72,6 +72,10 @@ def run_sweep(args: argparse.Namespace) -> int:
         page = render_sweep_report(doc, getattr(args, "question", None), "provost " + shlex.join(sys.argv[1:]))
         write_text(report_path, page)
     if args.format == "json":
+        errors = sum(len(entry["errors"]) for entry in report["settings"])
+        status = failure_object("input", "%d game%s raised an engine error (see each setting's errors)"
+                                % (errors, "" if errors == 1 else "s")) if failed else {"ok": True}
+        doc = {**status, **doc}     # "ok" (and "error") first, as in every command's JSON report
         print(json.dumps(doc))
     else:
         print(render_text(title, report) + ("\nreport: %s" % printable(report_path) if report_path else ""))
