@@ -209,3 +209,10 @@ def test_rate_and_sweep_json_reports_start_with_ok(capsys, monkeypatch):
     assert code == 1 and list(report)[0] == "ok" and report["ok"] is False
     assert report["error"] == {"kind": "input", "exit": 1,
                                "message": "4 games raised an engine error (see each setting's errors)"}
+
+
+@pytest.mark.parametrize("command", [["sim", "caylus", "--games", "1"], ["sweep", "caylus", "--set", "start_money=3,4"]])
+def test_question_without_report_is_a_usage_error(capsys, command):
+    code, out, err = run_cli(capsys, *command, "--question", "Is it fair?")
+    assert code == 2 and out == ""
+    assert err.strip() == "provost: error: --question is for --report FILE.html (the page that answers it)"

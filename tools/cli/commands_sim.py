@@ -125,6 +125,8 @@ def run_sim(args: argparse.Namespace) -> int:
     report_path = getattr(args, "report", None)
     if report_path:
         check_writable(report_path)
+    elif getattr(args, "question", None) is not None:
+        raise UsageError("--question is for --report FILE.html (the page that answers it)")
     if backend_name == "ray":
         try:
             RayBackend.import_ray(address)

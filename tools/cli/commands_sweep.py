@@ -43,6 +43,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     report_path = getattr(args, "report", None)
     if report_path:
         check_writable(report_path)
+    elif getattr(args, "question", None) is not None:
+        raise UsageError("--question is for --report FILE.html (the page that answers it)")
     check_seed_span(args.seed, args.games)
     base = _spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)
     specs = []
