@@ -220,6 +220,15 @@ def _load_rules(header: dict):
     return load_rules(name, header["variant"])
 
 
+def _said(e: RulesError) -> str:
+    """What stopped the rules loading, in words: a finding about the log itself by its message
+    alone (this diagnostic gives the log's position and code), one in a rule file with its place."""
+    d = e.diagnostics[0] if e.diagnostics else None
+    if d is None or d.path == "<log>":
+        return d.message if d is not None else str(e)
+    return str(e)
+
+
 def rules_for_header(header: dict, line: int, rs=None):
     """The rules a log's header names (or ``rs``), refused unless their digest is the header's."""
     digest = _field(header, "ruleset_hash", str, line, "the header")
@@ -227,7 +236,7 @@ def rules_for_header(header: dict, line: int, rs=None):
         try:
             rs = _load_rules(header)
         except RulesError as e:
-            raise _Diverged(line, "cannot load the rules the log names: %s" % e, "R003") from None
+            raise _Diverged(line, "cannot load the rules the log names: %s" % _said(e), "R003") from None
     if rs.digest != digest:
         raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
                         % (digest, rs.digest), "R003")

@@ -308,6 +308,7 @@ def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys
                                "players": 4, "seed": 1, "ruleset_hash": "0" * 16}) + "\n")
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 1 and "SECRET" not in out + err and "neither a shipped ruleset nor a rule file" in out + err
+    assert (out + err).count("[R003]") == 1 and "<log>" not in out + err      # one finding, said once
     for source in ({"ruleset": "caylus", "variant": str(tmp_path / "token.txt")}, None):
         log.write_text(json.dumps({"type": "header", "ruleset": "caylus", "variant": str(tmp_path / "token.txt"),
                                    "players": 4, "seed": 1, "ruleset_hash": "0" * 16, "source": source}) + "\n")
