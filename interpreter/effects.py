@@ -99,17 +99,7 @@ class EffectCompiler:
                                 st["acting"]), st["pos"])
 
     def s_as(self, st, scope):
-        who, pos = self.ex.compile(st["player"], scope), st["pos"]
-
-        def seat(g, env):
-            # Not a seat (none, a name, a list, a number past the last seat): the rule's mistake,
-            # said at the `as` line rather than as a Python error where the body uses the player.
-            p = who(g, env)
-            if type(p) is not int or not 0 <= p < g.s.players:
-                raise RuleRuntimeError("'as' needs a player (a seat from 0 to %d), not %s"
-                                       % (g.s.players - 1, "none" if p is None else repr(p)), pos)
-            return p
-        return self.p.add(N.As(seat, self.block(st["body"], scope)), pos)
+        return self.p.add(N.As(self.ex.compile(st["player"], scope), self.block(st["body"], scope)), st["pos"])
 
     def s_repeat(self, st, scope):
         times = self.ex.compile(st["times"], scope) if st["times"] is not None else None

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from .runtime import RuleRuntimeError
+
 
 def option_id(name: str, values) -> str:
     if not values:
@@ -186,7 +188,13 @@ class As(Node):
     def run(self, g, frame):
         outer = frame[2]
         env = dict(outer)
-        env["player"] = self.who(g, outer)
+        p = self.who(g, outer)
+        if type(p) is not int or not 0 <= p < g.s.players:
+            # Not a seat (none, a number past the last seat): the rule's mistake, said at the
+            # `as` line rather than as a Python error where the body uses the player.
+            raise RuleRuntimeError("'as' needs a player (a seat from 0 to %d), not %s"
+                                   % (g.s.players - 1, "none" if p is None else repr(p)), self.pos)
+        env["player"] = p
         _enter(frame, self.body, env)       # the body takes this frame over, with its bindings
 
 
