@@ -80,12 +80,52 @@ def option_labels(names: Names, options: list[str], places: dict[str, str] | Non
     and a label still alike gets its option's id, which the seat is sent anyway."""
     labels = [option_label(names, o) for o in options]
     places = places or {}
-    for tell in (lambda o: "; ".join(places[v] for v in _values(o) if v in places), lambda o: o):
+    for tell in (lambda o: _where(o, places), lambda o: o):
         alike = {label for label in labels if labels.count(label) > 1}
         for i, o in enumerate(options):
             if labels[i] in alike and tell(o):
                 labels[i] += " (%s)" % tell(o)
     return labels
+
+
+def logged_label(names: Names, option: str, options: list[str], places: dict[str, str], knows_options: bool) -> str:
+    """How the log names ``option``, chosen among ``options``, to a seat that may know it was
+    chosen: as its button read (``option_labels``), with ``places`` made from that seat's own
+    board.  A seat that may not know which options the decider had (the game hides something
+    and the decision was not the seat's own) is given where the option's places are whether or
+    not another option read alike: whether one did would tell it something of those options."""
+    if knows_options:
+        return option_labels(names, options, places)[options.index(option)]
+    where = _where(option, places)
+    return option_label(names, option) + (" (%s)" % where if where else "")
+
+
+def _where(option: str, places: dict[str, str]) -> str:
+    """Where an option's places are, in words ("road 2"), or "" if ``places`` knows none."""
+    return "; ".join(places[v] for v in _values(option) if v in places)
+
+
+def option_places(decls: list[dict], obs: dict, humans: int | None = None) -> dict[str, str]:
+    """Where each place seat ``obs["player"]`` sees is, in words (place name -> "road 2",
+    "road 8, Player 2's", a space's group title): what tells apart options that read alike."""
+    kinds = _by_kind(decls)
+    names = Names(decls)
+    buildings = {d["name"]: d for d in kinds.get("building", [])}
+    humans = humans if humans is not None else _players(obs, [d["name"] for d in kinds.get("resource", [])])
+    tiles = obs.get("tiles", {}) or {}
+    road = obs.get("road") or []
+    places: dict[str, str] = {}
+    for t in kinds.get("track", []):
+        for i in range(1, (t.get("length") or 0) + 1):
+            inst = road[i] if i < len(road) else None
+            if inst is not None:
+                owner = (tiles.get(inst) or [inst, -1])[1]
+                places[inst] = "%s %d%s" % (_title(t, t["name"]), i, "" if owner is None or owner < 0
+                                            else ", %s's" % seat_name(owner, humans))
+    for sp in kinds.get("space", []):
+        tags = sp.get("tags") or []
+        places[sp["name"]] = names(tags[0] if tags else "spaces").capitalize()
+    return places
 
 
 def _values(option: str) -> list[str]:
@@ -180,7 +220,6 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
 
     used_counters: set[str] = set()
     tracks = []
-    places: dict[str, str] = {}         # where each place is, in words: options that read alike tell them apart
     for t in kinds.get("track", []):
         length = t.get("length") or 0
         road = obs.get("road") or []
@@ -201,8 +240,6 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
                 cell.update(tile=inst, kind=kind, title=_title(b, kind), category=b.get("category"),
                             category_title=names(b.get("category")), owner=None if owner is None or owner < 0 else owner,
                             workers=list(occupants.get(inst, [])), pieces=pieces_at.get(inst, []))
-                places[inst] = "%s %d%s" % (_title(t, t["name"]), i, "" if cell["owner"] is None
-                                            else ", %s's" % seat_name(cell["owner"], humans))
             cells.append(cell)
         for m in markers:
             m["beyond"] = m["at"] > length
@@ -220,7 +257,6 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
 
     for g in groups.values():
         g["grid"] = _grid(g["spaces"], names)
-        places.update((sp["name"], g["title"]) for sp in g["spaces"])
 
     scales, shared_counters = [], []
     per_player_counters = []
@@ -311,7 +347,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
         "seat": seat, "players": [seat_name(p, humans) for p in range(min(n, humans))], "round": obs.get("round"),
         "phase": obs.get("phase"), "phase_title": names(obs.get("phase")) if obs.get("phase") else "setup",
         "to_move": obs.get("to_move"), "prompt": prompt if options else "",
-        "options": [{"id": o, "label": label} for o, label in zip(options or [], option_labels(names, options or [], places))],
+        "options": [{"id": o, "label": label} for o, label in zip(options or [], option_labels(names, options or [], option_places(decls, obs, humans)))],
         "tracks": tracks, "groups": list(groups.values()), "scales": scales,
         "shared": {"counters": shared_counters, "zones": shared_zones, "supply": supply},
         "panels": panels, "score": score,

@@ -418,3 +418,40 @@ def test_options_that_read_alike_are_told_apart_by_what_the_seat_sees(offered, t
             assert label == "Place: Carpenter (road %d)" % road[oid.split(":")[1]], label
         # a label told nobody apart keeps its plain words
         assert "Place: Gate" in labels
+
+
+def test_the_log_tells_apart_what_the_buttons_told_apart(offered, tmp_path):
+    """A move taken from options that read alike is logged with the words its button had
+    ("Place: Carpenter (road 2)"), for the seat that took it and for a seat watching; it is
+    still logged after a restart, and a move hidden from a seat stays hidden from it."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "human", "random"], seed=1)
+    me, other = api(g["seats"][0]["url"]), api(g["seats"][1]["url"])
+    for _ in range(500):
+        state = c.get(me).json()
+        if state["your_turn"] and sum(o["label"].startswith("Place: Carpenter") for o in state["view"]["options"]) == 2:
+            break
+        watcher = c.get(other).json()
+        if state["your_turn"] or watcher["your_turn"]:
+            url, s = (me, state) if state["your_turn"] else (other, watcher)
+            c.post(url + "/move", json={"option": s["view"]["options"][-1]["id"], "n": s["decisions"]})
+        else:
+            c.post(me + "/advance")
+    else:
+        raise AssertionError("no decision between two carpenters")
+    button = next(o for o in state["view"]["options"] if o["label"].startswith("Place: Carpenter ("))
+    state = c.post(me + "/move", json={"option": button["id"], "n": state["decisions"]}).json()
+    for log in (state["log"], c.get(other).json()["log"]):
+        entry = next(e for e in log if e["option"] == button["id"])
+        assert entry["text"] == button["label"], (entry, button)
+    again = client(offered, tmp_path)
+    assert again.get(me).json()["log"] == state["log"]
+    # a seat's hidden moves stay hidden from the others (Ys's secret bids)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=5)
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(60):
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
+                 else c.post(url + "/advance")).json()
+    hidden = [e for e in state["log"] if e["option"] is None]
+    assert hidden and all(e["text"] == "(hidden from you)" for e in hidden)

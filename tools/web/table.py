@@ -17,7 +17,8 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 
-from provost.interpreter.boardview import Names, board_view, option_label, seat_name, who_sees
+from provost.interpreter.boardview import (Names, board_view, has_hidden, logged_label, option_places, seat_name,
+                                           who_sees)
 
 BOT_AGENTS = ("random", "greedy")
 
@@ -38,6 +39,9 @@ class Decision:
     round: int
     phase: str
     seen_by: list[int]            # seats that may see which option was chosen
+    #: How the log names the option to each seat in ``seen_by``: as the decision's buttons read,
+    #: told apart by where its places were on that seat's board then (not saved: made again on load).
+    labels: dict[int, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {"player": self.player, "option": self.option, "prompt": self.prompt,
@@ -187,8 +191,20 @@ class Table:
         g = self.game
         player, prompt, rnd, phase = g.current_player(), g.prompt(), g.s.round, g.s.phase
         seen_by = who_sees(g, player, option)
+        labels = self._labels(option, seen_by)
         g.apply(option)
-        self.decisions.append(Decision(player, option, prompt, rnd, phase, seen_by))
+        self.decisions.append(Decision(player, option, prompt, rnd, phase, seen_by, labels))
+
+    def _labels(self, option: str, seen_by: list[int]) -> dict[int, str]:
+        """How the log names ``option``, about to be chosen, to each seat that may know it."""
+        g = self.game
+        options = g.legal_options()
+        if option not in options:           # (an illegal option: apply will say so)
+            return {}
+        names, public = Names(g.rs.decls), not has_hidden(g.prog)
+        return {p: logged_label(names, option, options, option_places(g.rs.decls, g.observation(p), g.s.humans),
+                                public or p == g.current_player())
+                for p in seen_by}
 
     def move(self, seat: int, option: str, expected: int | None) -> None:
         if self.replay:
@@ -263,7 +279,7 @@ class Table:
         for i, d in enumerate(self.decisions, 1):
             who = seat_name(d.player, self.game.s.humans)
             if seat in d.seen_by:
-                text = option_label(names, d.option)
+                text = d.labels[seat]
             else:
                 text = "(hidden from you)"
             out.append({"n": i, "player": d.player, "who": who, "round": d.round,
