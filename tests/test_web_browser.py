@@ -304,6 +304,27 @@ def test_a_narrow_window_shows_the_decision_without_scrolling(browser, server):
     page.close()
 
 
+def test_the_bot_speed_menu_is_with_the_decision_in_either_layout(browser, server):
+    """The bot speed menu is one of the controls beside the decision: below 900 px it comes with
+    the decision and the step-through, before the board (not under the player panels), in sight
+    without scrolling; in a wide window it stays in the side column under the step-through."""
+    page = _seat_page(browser, server, {"width": 800, "height": 600})
+    page.wait_for_selector("button.opt")
+    speed = page.locator("label:has-text('bot speed') select").bounding_box()
+    assert speed and 0 <= speed["y"] and speed["y"] + speed["height"] <= 600, speed
+    for sel in (".board", ".panels"):
+        assert speed["y"] < page.locator(sel).first.bounding_box()["y"], sel
+    page.close()
+    page = _seat_page(browser, server)
+    page.wait_for_selector("button.opt")
+    speed = page.locator("label:has-text('bot speed') select").bounding_box()
+    board = page.locator(".board").first.bounding_box()
+    stepper = page.locator(".stepper").bounding_box()
+    assert speed["x"] >= board["x"] + board["width"], (speed, board)
+    assert stepper["y"] <= speed["y"] < stepper["y"] + stepper["height"], (speed, stepper)
+    page.close()
+
+
 def test_a_collapsed_section_stays_collapsed(browser, server):
     """The supply, once folded, stays folded when the bots' moves redraw the board, and after a reload."""
     page = _seat_page(browser, server, seed=3)

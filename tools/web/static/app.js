@@ -306,11 +306,12 @@ const Provost = (() => {
       // step-through
       const slider = el("input", {type: "range", id: "slider", min: 0, max: state.decisions, value: at === null ? state.decisions : at,
         onchange: (e) => { const n = Number(e.target.value); at = n >= state.decisions ? null : n; load(); }});
+      // (the speed menu is one of the controls: in a narrow window it comes first with them)
       side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider,
-        el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`))),
-        el("label", {}, " bot speed ", el("select", {onchange: (e) => { speed = Number(e.target.value); }},
+        el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`)),
+        el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); }},
           [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
-            el("option", {value: ms, selected: ms === speed}, l)))));
+            el("option", {value: ms, selected: ms === speed}, l))))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
       app.append(el("main", {}, board(v, state.your_turn ? onPlace : null), side));
       // the last move this seat may know of: its place on the board, outlined
