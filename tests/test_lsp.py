@@ -274,6 +274,20 @@ def test_shutdown_then_exit_ends_the_server_with_0():
         {"jsonrpc": "2.0", "method": "exit", "params": None}))
     done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp"], input=talk, capture_output=True, timeout=60)
     assert done.returncode == 0 and b"internal error" not in done.stderr, done.stderr
+    # An editor keeps the server's input open until the process has ended: `exit` alone must end it
+    # (0 after a shutdown request, 1 without one, as the protocol says).
+    for messages, code in ((talk, 0), (talk.replace(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown",
+                                                            "params": None}), b""), 1)):
+        server = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "lsp"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        server.stdin.write(messages)
+        server.stdin.flush()
+        try:
+            assert server.wait(timeout=30) == code
+        finally:
+            server.kill()
+            server.stdin.close()
+            server.stdout.close()
 
 
 def test_a_rename_never_edits_the_shipped_games(tmp_path):

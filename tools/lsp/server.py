@@ -170,15 +170,25 @@ def formatting(ls, params: T.DocumentFormattingParams):
     return [T.TextEdit(range=T.Range(T.Position(0, 0), T.Position(len(lines), 0)), new_text=new)]
 
 
-def main() -> int:
-    server.start_io()
-    # The session is over (``exit``, or the editor closed our input).  pygls reads stdin in a pool
-    # thread, and a read may still be waiting there; a normal exit would wait for that thread,
-    # while the editor waits for the process to end before it closes our input.  So the process
-    # ends here, its output flushed.
+def _end_process(code: int) -> None:
+    """End the process now, its output flushed.  pygls reads stdin in a pool thread, and a read may
+    still be waiting there: a normal exit joins that pool, so it would wait for input that the
+    editor closes only once the process has ended (both then wait for ever)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):       # (closed at ``exit``)
+        except (OSError, ValueError):       # (closed)
             pass
-    os._exit(0)
+    os._exit(code)
+
+
+@server.feature(T.EXIT)
+def exit_(ls, params=None):
+    # Run before pygls' own handling of ``exit``, which ends in that join.  As the protocol says:
+    # 0 after a shutdown request, else 1.
+    _end_process(0 if getattr(ls.protocol, "_shutdown", True) else 1)
+
+
+def main() -> int:
+    server.start_io()
+    _end_process(0)     # the editor closed our input
