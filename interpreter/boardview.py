@@ -83,8 +83,9 @@ def option_labels(names: Names, options: list[str], places: dict[str, str] | Non
     for tell in (lambda o: _where(o, places), lambda o: o):
         alike = {label for label in labels if labels.count(label) > 1}
         for i, o in enumerate(options):
-            if labels[i] in alike and tell(o):
-                labels[i] += " (%s)" % tell(o)
+            words = tell(o) if labels[i] in alike else ""
+            if words:
+                labels[i] += " (%s)" % words
     return labels
 
 

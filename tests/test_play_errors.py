@@ -4,19 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cli_run import run_cli as run
+from rules_failing_in_play import play_failing
 
-GAME = """game g:
-    score pp
-    players 2..2
-    rounds p
-    max_rounds 1
-resource pp, coin
-order turn_order
-phase p:
-    each player in turn_order:
-%s
-"""
 
 CASES = {
     # A statement alone in its block fails: the error is at that statement, not at the block's parent.
@@ -32,10 +21,6 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_failure_in_play_is_at_the_failing_statement(name, tmp_path, capsys):
     body, where, code_, word = CASES[name]
-    path = tmp_path / "g.rules"
-    path.write_text(GAME % body)
-    assert run(capsys, "check", str(path))[0] == 0          # the checker cannot tell
-    code, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1")
-    assert code == 1
-    assert "%s:%s: error: while playing:" % (path, where) in out + err, out + err
-    assert word in out + err and "[%s]" % code_ in out + err
+    path, said = play_failing(capsys, tmp_path, body)
+    assert "%s:%s: error: while playing:" % (path, where) in said, said
+    assert word in said and "[%s]" % code_ in said

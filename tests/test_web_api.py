@@ -226,16 +226,22 @@ def test_caylus1303_points_stay_hidden_until_the_end(offered, tmp_path):
             e["player"] == 0 or "prestige" not in e["text"].lower() for e in state["log"])
 
 
+def _play(c, url, decisions):
+    """The seat's state after ``decisions`` moves: its own first option when it decides, else a bot's move."""
+    state = c.get(url).json()
+    for _ in range(decisions):
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
+                 else c.post(url + "/advance")).json()
+    return state
+
+
 def test_the_view_does_not_depend_on_what_the_seat_may_not_see(offered, tmp_path):
     """Reshuffle every value seat 0 may not see (determinize): seat 0's answer is the same."""
     c = client(offered, tmp_path)
     app = c.app
     g = new_game(c, "ys", 4, ["human", "random"], seed=9)
     url = api(g["seats"][0]["url"])
-    state = c.get(url).json()
-    for _ in range(40):
-        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
-                 else c.post(url + "/advance")).json()
+    state = _play(c, url, 40)
     del app
     from provost.tools.web.table import Table
     t = Table.load(str(tmp_path / (g["gid"] + ".json")))
@@ -287,10 +293,7 @@ def test_log_entries_carry_option_ids_only_when_seen(offered, tmp_path):
     c = client(offered, tmp_path)
     g = new_game(c, "ys", 4, ["human", "random"], seed=5)
     url = api(g["seats"][0]["url"])
-    state = c.get(url).json()
-    for _ in range(60):
-        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
-                 else c.post(url + "/advance")).json()
+    state = _play(c, url, 60)
     for e in state["log"]:
         assert (e["option"] is None) == (e["text"] == "(hidden from you)")
 
@@ -449,9 +452,6 @@ def test_the_log_tells_apart_what_the_buttons_told_apart(offered, tmp_path):
     # a seat's hidden moves stay hidden from the others (Ys's secret bids)
     g = new_game(c, "ys", 4, ["human", "random"], seed=5)
     url = api(g["seats"][0]["url"])
-    state = c.get(url).json()
-    for _ in range(60):
-        state = (c.post(url + "/move", json={"option": state["view"]["options"][0]["id"]}) if state["your_turn"]
-                 else c.post(url + "/advance")).json()
+    state = _play(c, url, 60)
     hidden = [e for e in state["log"] if e["option"] is None]
     assert hidden and all(e["text"] == "(hidden from you)" for e in hidden)

@@ -187,24 +187,31 @@ def _breaks_out(body, effects) -> bool:
     return False
 
 
+def _dicts_in(root):
+    """Every dict inside ``root`` (statements, expressions, options), depth first, its own
+    first; positions are not looked into."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            yield x
+            stack.extend(v for key, v in x.items() if key != "pos")
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
 def check_constant_loops(ruleset) -> list[Diagnostic]:
     """C803: `repeat while COND` where COND is true and cannot change, with no way out of the body."""
     m = model(ruleset)
     sym = m.sym
     out = []
     for i, d in enumerate(sym.decls):
-        stack = [d]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, dict):
-                if x.get("s") == "repeat" and x.get("while") is not None and _constant(x["while"]) \
-                        and not _false(x["while"]) and not _breaks_out(x.get("body"), sym.effects):
-                    out.append(sym.diag(i, x, "C803", "this loop never ends: its condition cannot change "
-                                        "and nothing in its body leaves it (add a condition on the game's state "
-                                        "or a `break`)"))
-                stack.extend(v for key, v in x.items() if key != "pos")
-            elif isinstance(x, list):
-                stack.extend(x)
+        for x in _dicts_in(d):
+            if x.get("s") == "repeat" and x.get("while") is not None and _constant(x["while"]) \
+                    and not _false(x["while"]) and not _breaks_out(x.get("body"), sym.effects):
+                out.append(sym.diag(i, x, "C803", "this loop never ends: its condition cannot change "
+                                    "and nothing in its body leaves it (add a condition on the game's state "
+                                    "or a `break`)"))
     return out
 
 
@@ -291,20 +298,14 @@ def check_unchanging_loops(ruleset) -> list[Diagnostic]:
     sym = m.sym
     out = []
     for i, d in enumerate(sym.decls):
-        stack = [d]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, dict):
-                cond = x.get("while") if x.get("s") == "repeat" else None
-                if cond is not None and not _constant(cond) and not _breaks_out(x.get("body"), sym.effects):
-                    reads = _reads(cond, sym)
-                    changes = _changes(x.get("body"), sym) if reads else None
-                    if reads and changes is not None and not (reads & changes):
-                        out.append(sym.diag(i, x, "C804", "this loop never ends once its condition holds: nothing "
-                                            "in it changes %s" % ", ".join("'%s'" % r for r in sorted(reads))))
-                stack.extend(v for key, v in x.items() if key != "pos")
-            elif isinstance(x, list):
-                stack.extend(x)
+        for x in _dicts_in(d):
+            cond = x.get("while") if x.get("s") == "repeat" else None
+            if cond is not None and not _constant(cond) and not _breaks_out(x.get("body"), sym.effects):
+                reads = _reads(cond, sym)
+                changes = _changes(x.get("body"), sym) if reads else None
+                if reads and changes is not None and not (reads & changes):
+                    out.append(sym.diag(i, x, "C804", "this loop never ends once its condition holds: nothing "
+                                        "in it changes %s" % ", ".join("'%s'" % r for r in sorted(reads))))
     return out
 
 
@@ -351,15 +352,9 @@ def check_endless_turns(ruleset) -> list[Diagnostic]:
         return []
     out = []
     for i, d in enumerate(sym.decls):
-        stack = [d]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, dict):
-                if x.get("s") == "turns" and not _may_leave_turns(x.get("body"), sym.effects, set()):
-                    out.append(sym.diag(i, x, "C805", "these turns never end: nothing in them passes "
-                                        "(`pass_turn`) or leaves the loop (`break`); give the players an "
-                                        "option that passes"))
-                stack.extend(v for key, v in x.items() if key != "pos")
-            elif isinstance(x, list):
-                stack.extend(x)
+        for x in _dicts_in(d):
+            if x.get("s") == "turns" and not _may_leave_turns(x.get("body"), sym.effects, set()):
+                out.append(sym.diag(i, x, "C805", "these turns never end: nothing in them passes "
+                                    "(`pass_turn`) or leaves the loop (`break`); give the players an "
+                                    "option that passes"))
     return out
