@@ -6,6 +6,7 @@ stage only runs when the ones before it produced no errors.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -368,14 +369,25 @@ def shipped_configurations(names=()) -> list[tuple]:
     return out
 
 
+def default_players(rs: Ruleset) -> int:
+    """The player count a game is played with when none is given: 4, or the nearest count the
+    rules allow."""
+    lo, hi = rs.game().get("players") or [1, 8]
+    return max(lo, min(4, hi))
+
+
+def _lacks_count_rules(rs: Ruleset, players: int) -> bool:
+    """A variant allows ``players``, but the game's own rules for that count were not loaded."""
+    root = rs.root_players
+    return bool(root) and not root[0] <= players <= root[1] and players not in rs.count_rules
+
+
 def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
     lo, hi = rs.game().get("players") or [1, 8]
     title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
     if lo <= players <= hi:
-        root = rs.root_players
-        if root and not root[0] <= players <= root[1] and players not in rs.count_rules:
-            # A variant allows the count, but the game's rules for it were not loaded with it.
+        if _lacks_count_rules(rs, players):
             return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
                 % (title, players, players, players)
         return None
@@ -945,6 +957,11 @@ def load_checked(ruleset: str, variant: str | None = None, players: int | None =
     if hit is not None and _files_digest(hit[1]) == hit[0]:
         return copy.copy(hit[1])
     rs = _load_checked(ruleset, variant, players)
+    if players is None and _lacks_count_rules(rs, default_players(rs)):
+        # A variant whose own count (`players 2..2` on Caylus) lies outside the game's: loaded
+        # with the rules the game has for that count, as `players=N` would load it.
+        with contextlib.suppress(RulesError):       # none for that count: E001 says so in play
+            rs = _load_checked(ruleset, variant, default_players(rs))
     digest = _files_digest(rs)
     if digest is not None:
         _CHECKED[key] = (digest, rs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
-from provost.dsl.loader import Ruleset, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
+from provost.dsl.loader import Ruleset, default_players, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
 
 from . import nodes as N
 from . import rng
@@ -106,9 +106,8 @@ class Game(GameFields):
         if isinstance(rs, str):
             rs = load_checked(rs, variant, players)
         prog = program_for(rs)
-        lo, hi = prog.game["players"] or [1, 8]
         if players is None:
-            players = max(lo, min(4, hi))
+            players = default_players(rs)
         problem = players_out_of_range(rs, players)
         if problem:
             raise RulesError([Diagnostic(rs.chain[-1] if rs.chain else rs.name, 1, 1, "error", "E001", problem)])

@@ -85,6 +85,30 @@ def test_play_caylus_two_players(capsys):
     assert out["variant"] == "two_players" and len(out["scores"]) == 2
 
 
+def test_a_variant_of_its_own_player_count_plays_without_players(tmp_path, capsys):
+    # A user's variant that makes Caylus a game for two (`players 2..2`) and says no
+    # `for_players`: played without --players, it is a 2-player game with the game's rules for
+    # two, as with --players 2, and its log replays.
+    duo = tmp_path / "duo.rules"
+    duo.write_text('variant duo "Duo" extends caylus:\n'
+                   '    replace game caylus "Caylus (duo)":\n'
+                   '        description "For two."\n'
+                   '        players 2..2\n'
+                   '        score pp\n'
+                   '        ends_if scored[towers] == 1\n'
+                   '        rounds income, placement, specials, provost_moves, activation, build_castle, end_of_turn\n')
+    assert load_checked(str(duo)).variant == "duo+two_players"
+    game = Game.new(str(duo), seed=1)
+    assert game.s.humans == 2
+    log = tmp_path / "duo.jsonl"
+    assert main(["play", str(duo), "--seed", "1", "--agents", "random", "--format", "json", "--log", str(log)]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["play", str(duo), "--players", "2", "--seed", "1", "--agents", "random", "--format", "json"]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert alone["players"] == 2 and alone["scores"] == told["scores"] and alone["decisions"] == told["decisions"]
+    assert main(["replay", str(log)]) == 0
+
+
 def test_the_log_header_names_the_composition_and_replays(tmp_path, capsys):
     log = tmp_path / "g.jsonl"
     assert main(["play", "ys", "--players", "3", "--variant", "express", "--seed", "2", "--log", str(log)]) == 0
