@@ -48,8 +48,10 @@ def test_view_of_a_bad_log_is_a_clear_error(capsys, tmp_path):
     bad.write_text("{not json\n", encoding="utf-8")
     code, _, err = run_cli(capsys, "view", str(bad), "-o", str(tmp_path / "x.html"))
     assert code == 1 and "%s:1:1: error: not valid JSON" % bad in err and "[R002]" in err   # as replay says it
-    code, _, err = run_cli(capsys, "view", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "x.html"))
-    assert code == 2 and "no game log" in err
+    missing = tmp_path / "missing.jsonl"
+    code, _, err = run_cli(capsys, "view", str(missing), "-o", str(tmp_path / "x.html"))
+    assert code == 1 and "%s:1:1: error: file not found [P005]" % missing in err      # as replay says it
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_serve_checks_the_rules_before_listening(capsys, tmp_path):
@@ -61,6 +63,14 @@ def test_serve_checks_the_rules_before_listening(capsys, tmp_path):
     assert code == 1 and "broken.rules:" in err and "error" in err
     code, _, err = run_cli(capsys, "serve", "caylus", "--variant", "nope", "--no-browser", "--saves", str(tmp_path))
     assert code == 2 and "simplified_favor" in err
+    # a log to replay that is missing or bad is said as `provost replay` says it, before listening
+    missing = tmp_path / "missing.jsonl"
+    code, _, err = run_cli(capsys, "serve", "--replay", str(missing), "--no-browser", "--saves", str(tmp_path))
+    assert code == 1 and "%s:1:1: error: file not found [P005]" % missing in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "serve", "--replay", str(bad), "--no-browser", "--saves", str(tmp_path))
+    assert code == 1 and "[R002]" in err
 
 
 def test_a_rule_file_broken_after_start_is_reported_in_the_page(tmp_path):

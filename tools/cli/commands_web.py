@@ -93,8 +93,8 @@ def run_serve(args) -> int:
     save_dir = args.saves or default_save_dir()
     replay = None
     if args.replay:
-        if not os.path.isfile(args.replay):
-            raise UsageError("no game log at %s" % args.replay)
+        if not _log_reads(args.replay):
+            return 1
         try:
             replay = Table.from_log(args.replay, save_dir)
         except TableError as e:
@@ -136,17 +136,23 @@ def run_serve(args) -> int:
     return 0
 
 
+def _log_reads(path: str) -> bool:
+    """Whether the game log at ``path`` replays; if not, say why as `provost replay` does
+    (``path:line:col: error: ... [P005]`` for a missing file, ``[R00x]`` for a bad log): the
+    input has errors, exit 1."""
+    from provost.interpreter.gamelog import check_log
+    report = check_log(path)
+    if not report.ok:
+        print(report.diagnostic(path).format_text(), file=sys.stderr)
+    return report.ok
+
+
 def run_view(args) -> int:
     from provost.tools.cli.failures import check_writable, write_text
     from provost.tools.web.replay_page import ReplayError, replay_html
 
     check_writable(args.output)
-    if not os.path.isfile(args.log):
-        raise UsageError("no game log at %s" % args.log)
-    from provost.interpreter.gamelog import check_log
-    report = check_log(args.log)
-    if not report.ok:       # as `provost replay` says it: path:line:col: error: ... [R00x]
-        print(report.diagnostic(args.log).format_text(), file=sys.stderr)
+    if not _log_reads(args.log):
         return 1
     try:
         html = replay_html(args.log)
