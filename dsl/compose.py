@@ -178,10 +178,12 @@ def compose(ruleset: str, variant, players: int | None):
         raise _unreadable(base_path)
     files = [_variant_file(root, name, ruleset) for name in split_variants(variant)]
     wanted = [f for path in [base_path] + files for f in chain_of(path)]
+    count_files: list = []
     if players is not None and not any(_head_of_variant(f).get("for_players") for f in wanted):
         auto = player_count_file(root, players)
         if auto is not None:
             files.insert(0, auto)
+            count_files = chain_of(auto)
     rs, diags = _resolve(base_path)
     if rs is None:
         return None, diags
@@ -201,7 +203,9 @@ def compose(ruleset: str, variant, players: int | None):
                 out += apply_file(f)
         own_bases = [root] + chain_of(path)[:-1]
         out += _step_conflicts(rs, head, where, own_bases)
-        problems = apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases))
+        # A conflict with the player-count rules, which the user did not name, is theirs to fix.
+        problems = apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases),
+                                 blame_earlier=any(_same(path, f) for f in count_files))
         out += problems
         rs.chain.append(where)
         rs.count_rules += head.get("for_players") or []

@@ -109,6 +109,17 @@ def test_a_variant_of_its_own_player_count_plays_without_players(tmp_path, capsy
     assert main(["replay", str(log)]) == 0
 
 
+def test_a_conflict_with_the_player_count_rules_is_reported_in_the_users_file(tmp_path, capsys):
+    # The 3-player rules change the same let: the user's file is where it can be fixed.
+    mine = tmp_path / "takes.rules"
+    mine.write_text('variant takes "Takes" extends ys:\n    replace let port_takes = [3, 1, 0]\n')
+    assert main(["play", str(mine), "--players", "3", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("%s:2:13: error: let port_takes: takes.rules and ys.three_players.rules both change "
+                          "its value; they cannot be composed [L007]" % mine)
+    assert main(["play", str(mine), "--players", "4", "--seed", "1", "--format", "json"]) == 0
+
+
 def test_the_log_header_names_the_composition_and_replays(tmp_path, capsys):
     log = tmp_path / "g.jsonl"
     assert main(["play", "ys", "--players", "3", "--variant", "express", "--seed", "2", "--log", str(log)]) == 0
