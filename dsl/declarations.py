@@ -31,6 +31,26 @@ YES_NO = {"yes": True, "no": False, "true": True, "false": False}
 MAX_FAMILY = 1_000
 
 
+# What an invariant says of its expression, after every decision: it is true; its value never
+# changes from the game's first decision; it never goes down; it never goes up.
+INVARIANT_TESTS = ("holds", "constant", "never_decreases", "never_increases")
+
+#: The attributes a declaration's body may hold, by kind: an attribute's values on its line
+#: ("args") or a block of effects ("block").  The builder checks bodies against it and the
+#: language server completes from it.
+ATTRIBUTES: dict[str, dict[str, str]] = {
+    "game": {"description": "args", "players": "args", "score": "args", "ends_if": "args", "rounds": "args",
+             "max_rounds": "args", "tiebreak": "args", "workers_return_to": "args", "neutral_players": "args"},
+    "category": {"workable": "args", "transformable": "args", "removed_to": "args", "built_on": "args"},
+    "space": {"slots": "args", "per_player": "args", "placeable": "args", "work": "block"},
+    "pieces": {"values": "args", "start": "args", "private": "args", "public": "args", "reserve": "args",
+               "neutral_values": "args"},
+    "building": {"cost": "args", "prestige": "args", "count": "args", "at": "args", "income": "args",
+                 "other_side": "args", "work": "block", "owner": "block", "on_build": "block"},
+    "invariant": {k: "args" for k in INVARIANT_TESTS},
+}
+
+
 class Builder:
     def __init__(self, path: str):
         self.path = path
@@ -224,11 +244,10 @@ class Builder:
                 rest.append(w)
         return name, params, title, rest
 
-    def attributes(self, raw: dict, allowed: dict) -> dict:
-        """Collect ``attr args`` lines and ``attr:`` blocks of a declaration body.
-
-        ``allowed`` maps attribute name -> "block" | "args".
-        """
+    def attributes(self, raw: dict) -> dict:
+        """Collect ``attr args`` lines and ``attr:`` blocks of a declaration body, checked
+        against the kind's entry in ATTRIBUTES."""
+        allowed = ATTRIBUTES[raw["decl"]]
         out: dict = {}
         for st in raw["body"] or []:
             if st["s"] == "block":
@@ -319,9 +338,7 @@ class Builder:
         name, _, title, rest = self.head(raw)
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in the game declaration")
-        a = self.attributes(raw, {"description": "args", "players": "args", "score": "args",
-                                  "ends_if": "args", "rounds": "args", "max_rounds": "args",
-                                  "tiebreak": "args", "workers_return_to": "args", "neutral_players": "args"})
+        a = self.attributes(raw)
         players = self.one_arg(a.get("players"), "a range like 3..5", ("range", "int"))
         if isinstance(players, int):
             players = [players, players]
@@ -416,8 +433,7 @@ class Builder:
         name, _, title, rest = self.head(raw)
         for w in rest:
             self.error(w["pos"], "D003", "unexpected word in a category declaration")
-        a = self.attributes(raw, {"workable": "args", "transformable": "args", "removed_to": "args",
-                                  "built_on": "args"})
+        a = self.attributes(raw)
         return [{"kind": "category", "name": name, "title": title,
                  "workable": bool(self.one_arg(a.get("workable"), "yes or no", ("bool",))),
                  "transformable": bool(self.one_arg(a.get("transformable"), "yes or no", ("bool",))),
@@ -428,7 +444,7 @@ class Builder:
     def k_space(self, raw):
         name, _, title, rest = self.head(raw)
         tags = [w["name"] for w in rest if "name" in w]
-        a = self.attributes(raw, {"slots": "args", "per_player": "args", "placeable": "args", "work": "block"})
+        a = self.attributes(raw)
         placeable = self.one_arg(a.get("placeable"), "yes or no", ("bool",))
         slots = self.one_arg(a.get("slots"), "a number or 'unlimited'", ("int", "name"))
         if isinstance(slots, str) and slots != "unlimited":
@@ -457,8 +473,7 @@ class Builder:
         # pieces broker "brokers" per player:  values 0, 1, 4 / start screen / private screen / public front
         name, _, title, rest = self.head(raw)
         flags = self.words_as_flags(rest, raw, {"per": 1})
-        a = self.attributes(raw, {"values": "args", "start": "args", "private": "args", "public": "args",
-                                  "reserve": "args", "neutral_values": "args"})
+        a = self.attributes(raw)
         values = []
         for arg in (a["values"]["args"] if "values" in a else []):
             if arg["e"] != "int":
@@ -481,9 +496,7 @@ class Builder:
         category = self.one_word(rest, "name", "a building head is 'building NAME \"Title\" CATEGORY'")
         if category is None:
             self.error(raw["pos"], "D005", "building '%s' needs a category" % name)
-        a = self.attributes(raw, {"cost": "args", "prestige": "args", "count": "args", "at": "args",
-                                  "income": "args", "other_side": "args",
-                                  "work": "block", "owner": "block", "on_build": "block"})
+        a = self.attributes(raw)
         count = self.one_arg(a.get("count"), "a number or 'unlimited'", ("int", "name"))
         if isinstance(count, str) and count != "unlimited":
             self.error(a["count"]["pos"], "D005", "'count' expects a number or 'unlimited'")
@@ -540,7 +553,7 @@ class Builder:
         flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0})
         if "per" in flags and flags["per"] != ["player"]:
             self.error(raw["pos"], "D003", "an invariant is 'per player' or global")
-        a = self.attributes(raw, {k: "args" for k in INVARIANT_TESTS})
+        a = self.attributes(raw)
         tests = [k for k in INVARIANT_TESTS if k in a]
         if len(tests) != 1:
             self.error(raw["pos"], "D005", "an invariant states one of %s, followed by an expression"
@@ -570,10 +583,6 @@ class Builder:
                 self.error(st["pos"], "D007", "a table holds entries 'KEY: effect'")
         return out
 
-
-# What an invariant says of its expression, after every decision: it is true; its value never
-# changes from the game's first decision; it never goes down; it never goes up.
-INVARIANT_TESTS = ("holds", "constant", "never_decreases", "never_increases")
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
