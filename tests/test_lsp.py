@@ -323,3 +323,85 @@ def test_definition_on_a_buildings_category_goes_to_the_category(tmp_path):
     texts = {str(path): text}
     assert A.definition(str(path), texts, 2, text.split("\n")[2].rindex("wood") + 1).kind == "category"
     assert A.definition(str(path), texts, 3, text.split("\n")[3].index("wood") + 1).kind == "resource"
+
+
+TINY = ('game tiny "Tiny":\n'
+        '    players 2..4\n'
+        '    score pp\n'
+        '    rounds main\n'
+        'resource pp "prestige points", wood "wood"\n'
+        'category plain "plain":\n'
+        '    workable yes\n'
+        'building hut "Hut" plain:\n'
+        '    cost 1 wood\n'
+        '    pre\n'
+        '    work:\n'
+        '        gain 1 wood\n'
+        'phase main:\n'
+        '    gain 1 pp\n')
+
+
+def test_completion_offers_a_declarations_own_attributes(tmp_path):
+    """At a line's start in a building's body its attributes (`pre` -> prestige), in its `work:`
+    block the statements, in a game's body the game's attributes, at the top level the kinds."""
+    path = tmp_path / "tiny.rules"
+    path.write_text(TINY)
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(path)
+            await s.wait(uri)
+            doc = T.TextDocumentIdentifier(uri=uri)
+
+            async def items(position):
+                c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=position)))
+                return {i.label: i for i in c.items}
+
+            building = await items(T.Position(TINY.split("\n").index("    pre"), len("    pre")))
+            assert {"prestige", "cost", "count", "work"} <= set(building) and not {"gain", "if", "players"} & set(building)
+            assert building["prestige"].kind == T.CompletionItemKind.Property
+            assert "attribute of a building" in building["prestige"].detail and "block" in building["work"].detail
+            work = await items(at(TINY, "gain 1 wood"))
+            assert {"gain", "if"} <= set(work) and not {"prestige", "cost"} & set(work)
+            game = await items(at(TINY, "players"))
+            assert {"players", "score", "rounds"} <= set(game) and not {"gain", "prestige"} & set(game)
+            phase = await items(at(TINY, "gain 1 pp"))
+            assert "gain" in phase and "players" not in phase
+            top = await items(T.Position(0, 0))
+            assert {"game", "building", "variant"} <= set(top) and not {"prestige", "gain"} & set(top)
+
+    asyncio.run(session())
+
+
+def test_completions_of_attributes_follow_the_enclosing_declaration(tmp_path):
+    """`completions()` itself: a variant's `replace building`, an invariant, a space and a
+    category hold attributes; a building's `owner:` block and a one-line `work:` hold statements."""
+    from provost.tools.lsp import analysis as A
+    path = tmp_path / "caylus.brew.rules"
+    text = ('variant brew "Brew" extends caylus:\n'
+            '    description "x"\n'
+            '    replace building peddler "Peddler" fixed:\n'
+            '        at 7\n'
+            '        owner:\n'
+            '            gain 1 denier\n'
+            '        work: gain 1 food\n'
+            '    invariant kept "Kept" per player:\n'
+            '        holds workers >= 0\n'
+            '    space well "Well":\n'
+            '        slots 1\n'
+            '    category odd "odd":\n'
+            '        workable no\n')
+    path.write_text(text)
+    texts = {str(path): text}
+
+    def labels(line, col):
+        return {label for label, _kind, _detail in A.completions(str(path), texts, line, col)}
+
+    assert {"at", "prestige", "work", "owner"} <= labels(3, 8) and "gain" not in labels(3, 8)
+    assert "gain" in labels(5, 12) and "prestige" not in labels(5, 12)
+    assert "gain" in labels(6, 14) and "prestige" not in labels(6, 14)
+    assert {"holds", "constant"} <= labels(8, 8) and "gain" not in labels(8, 8)
+    assert {"slots", "placeable", "work"} <= labels(10, 8) and "cost" not in labels(10, 8)
+    assert {"workable", "built_on"} <= labels(12, 8)
+    assert {"replace", "remove"} <= labels(9, 4) and "prestige" not in labels(9, 4)
+    assert A.attribute_words("invariant")[0] == ("holds", "property", "attribute of an invariant")

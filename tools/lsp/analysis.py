@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from provost.dsl.diagnostics import Diagnostic
 from provost.dsl.loader import check_file, parse_file, resolve
-from provost.dsl.declarations import KINDS
+from provost.dsl.declarations import ATTRIBUTES, KINDS
 from provost.dsl.primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, EVENTS, FUNCTIONS
 from provost.dsl.source import edited_texts
 
@@ -166,13 +166,17 @@ LINE_BINDERS = re.compile(r"\b(?:for|each)\s+([A-Za-z_]\w*)\s+in\b"
                           r"|^\s*(?:replace\s+)?(?:effect|let)\s+\w+\s*\(([^)]*)\)")
 TRIGGER_EVENT = re.compile(r"^\s*(?:replace\s+)?trigger\s+\w+\s+on\s+$")
 REMOVE = re.compile(r"^\s*remove\s+(?:(\w+)\s+)?$")
+#: A declaration's head (a variant's `replace` of one included) and its kind; a name must follow,
+#: so a table's `space:` label is not taken for one.
+DECL_HEAD = re.compile(r"^\s*(?:replace\s+)?([a-z_]+)\s+\w")
 
 
 def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[tuple[str, str, str]]:
     """``(label, kind, detail)``: what may be written at the cursor.
 
     At the start of a line: the declaration kinds at the top level (and a variant's changes in a
-    variant), the statement words and the effects in a body.  Elsewhere on a line: the names in
+    variant), a declaration's attributes directly in a body that holds them (a building's, a
+    game's...), the statement words and the effects in any other body.  Elsewhere on a line: the names in
     scope there -- the enclosing rule's parameters and local names (found by the checker's scoped
     walk, `provost.dsl.checks.model`), the ruleset's values, the functions, constants and context
     names -- and the expression words; a building's category, a trigger's event and the kinds and
@@ -203,6 +207,8 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
             return words(KINDS + ["variant", "for"])
         if where == "variant":
             return words(KINDS + ["for"] + list(VARIANT_WORDS))
+        if where in ATTRIBUTES:
+            return attribute_words(where)
         return (words(STATEMENT_WORDS) + named(lambda d: d.kind == "effect")
                 + [(n, "effect", s.says[:80]) for n, s in EFFECTS.items()])
     head = BUILDING_CATEGORY.match(before + CURSOR)
@@ -231,16 +237,37 @@ def _names_of_kind(path: str, texts: dict[str, str], kind: str) -> list[str]:
                               if d.get("kind") == kind and isinstance(d.get("name"), str)))
 
 
+def attribute_words(kind: str) -> list[tuple[str, str, str]]:
+    """The attributes a KIND of declaration holds, as completions saying whose they are and which
+    take a block (`work:`) rather than values on their line."""
+    article = "an" if kind[0] in "aeiou" else "a"
+    return [(name, "property", "attribute of %s %s%s" % (article, kind, "; takes a block" if form == "block" else ""))
+            for name, form in ATTRIBUTES[kind].items()]
+
+
 def _block_at(lines: list[str], line: int, indent: int) -> str:
     """Where a line indented by INDENT stands: "top" (a declaration), "variant" (a change of a
-    variant) or "body" (a declaration's attributes or statements), by the lines above it."""
-    if indent == 0:
+    variant), the kind of declaration whose attributes it is among (a key of ATTRIBUTES), or
+    "body" (statements: an effect's, a phase's, a building's `work:`...), by the line heading its block."""
+    head = _head_above(lines, line, indent)
+    if head is None:
         return "top"
+    if re.match(r"variant\b", head):
+        return "variant"
+    kind = DECL_HEAD.match(head)
+    return kind.group(1) if kind is not None and kind.group(1) in ATTRIBUTES else "body"
+
+
+def _head_above(lines: list[str], line: int, indent: int) -> str | None:
+    """The code of the line heading the block that a line indented by INDENT is in: the nearest
+    one above indented less (None at the top level)."""
+    if indent == 0:
+        return None
     for above in reversed(lines[:line]):
         code = above.split("#", 1)[0]
         if code.strip() and len(code) - len(code.lstrip()) < indent:
-            return "variant" if re.match(r"variant\b", code) else "body"
-    return "top"
+            return code
+    return None
 
 
 def _scope_at(path: str, lines: list[str], line: int, start: int, end: int) -> tuple[str | None, set[str]]:

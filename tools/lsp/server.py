@@ -30,7 +30,8 @@ COMPLETION_KIND = {"effect": T.CompletionItemKind.Function, "function": T.Comple
                    "resource": T.CompletionItemKind.Variable, "space": T.CompletionItemKind.Class,
                    "building": T.CompletionItemKind.Class, "phase": T.CompletionItemKind.Module,
                    "local": T.CompletionItemKind.Variable, "event": T.CompletionItemKind.Event,
-                   "category": T.CompletionItemKind.EnumMember, "constant": T.CompletionItemKind.Constant}
+                   "category": T.CompletionItemKind.EnumMember, "constant": T.CompletionItemKind.Constant,
+                   "property": T.CompletionItemKind.Property}
 SYMBOL_KIND = {"effect": T.SymbolKind.Function, "let": T.SymbolKind.Constant, "phase": T.SymbolKind.Module,
                "enum": T.SymbolKind.Enum, "space": T.SymbolKind.Class, "building": T.SymbolKind.Class,
                "game": T.SymbolKind.Namespace, "variant": T.SymbolKind.Namespace}
