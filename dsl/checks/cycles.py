@@ -1,5 +1,5 @@
 """Definitions that would never finish (C8xx): lets defined through each other, effects that call
-each other, `repeat while` loops whose condition cannot change, and `turns` loops no one leaves.
+each other, and `turns` loops no one leaves (`repeat while` loops: loops.py).
 
 The interpreter writes a let out where it is used and runs an effect's body where it is called,
 so a let that reaches itself would be written out forever, and an effect that reaches itself
@@ -9,14 +9,11 @@ each with the line of the reference that leads on.
 """
 from __future__ import annotations
 
-from .. import primitives as P
 from ..diagnostics import Diagnostic, explain, register
 from .model import model
 
 register("C801", "error", "lets defined through each other (a cycle of lets)")
 register("C802", "error", "effects that call each other (a cycle of effect calls)")
-register("C803", "error", "a `repeat while` loop whose condition cannot change")
-register("C804", "warning", "a `repeat while` loop whose body changes nothing its condition reads")
 register("C805", "error", "a `turns ... until all passed` loop in which no player can ever pass")
 
 explain("C801", """
@@ -37,14 +34,6 @@ other effects, would run until the engine's step budget stops the game.
         ping               # error: effect 'ping' calls itself [cycle: ping -> pong -> ping]
 
 Fix: repeat with `repeat N:` or `repeat while CONDITION:` instead of a call.""")
-explain("C803", """
-`repeat while COND:` runs while COND holds; when COND uses only constants and nothing in the
-body leaves the loop, it never ends.
-
-    repeat while yes:
-        gain 1 pp          # error: this loop never ends
-
-Fix: make the condition depend on the game (`repeat while held(coin) > 0:`), or `break`.""")
 explain("C805", """
 `turns in ORDER until all passed:` gives the players turns until every one has passed with
 `pass_turn`; when nothing the turns run can pass (nor `break` out), it never ends.
@@ -145,48 +134,6 @@ def check_effect_cycles(ruleset) -> list[Diagnostic]:
     return _report(m, "effect", "C802", "effect", "calls", edges)
 
 
-def _constant(e) -> bool:
-    """True when an expression's value cannot change while the game runs: literals and constants."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            k = x.get("e")
-            if k == "name" and x.get("id") not in P.CONSTANTS:
-                return False
-            if k in ("call", "comp", "attr", "index", "of"):
-                return False
-            stack.extend(v for key, v in x.items() if key != "pos")
-        elif isinstance(x, list):
-            stack.extend(x)
-    return True
-
-
-def _breaks_out(body, effects) -> bool:
-    """True when a `break` in `body` leaves this loop (one not inside a nested loop), or an
-    effect is called (its `break` may leave the caller's loop)."""
-    stack = list(body or ())
-    while stack:
-        st = stack.pop()
-        if not isinstance(st, dict):
-            continue
-        s = st.get("s")
-        if s == "break" or (s == "call" and st.get("name") in effects):
-            return True
-        if s in ("for", "repeat", "turns", "defer"):
-            continue
-        for key, v in st.items():
-            if isinstance(v, list):
-                for x in v:
-                    if isinstance(x, dict) and "s" in x:
-                        stack.append(x)
-                    elif isinstance(x, dict) and "body" in x:          # options of a choose
-                        stack.extend(x.get("body") or ())
-                    elif isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[1], list):
-                        stack.extend(x[1])                              # branches of an if
-    return False
-
-
 def _dicts_in(root):
     """Every dict inside ``root`` (statements, expressions, options), depth first, its own
     first; positions are not looked into."""
@@ -198,124 +145,6 @@ def _dicts_in(root):
             stack.extend(v for key, v in x.items() if key != "pos")
         elif isinstance(x, list):
             stack.extend(x)
-
-
-def check_constant_loops(ruleset) -> list[Diagnostic]:
-    """C803: `repeat while COND` where COND is true and cannot change, with no way out of the body."""
-    m = model(ruleset)
-    sym = m.sym
-    out = []
-    for i, d in enumerate(sym.decls):
-        for x in _dicts_in(d):
-            if x.get("s") == "repeat" and x.get("while") is not None and _constant(x["while"]) \
-                    and not _false(x["while"]) and not _breaks_out(x.get("body"), sym.effects):
-                out.append(sym.diag(i, x, "C803", "this loop never ends: its condition cannot change "
-                                    "and nothing in its body leaves it (add a condition on the game's state "
-                                    "or a `break`)"))
-    return out
-
-
-_READERS = {"held", "count", "sum", "min", "max", "abs", "first", "distinct"}   # pure functions of their args
-_CHANGES_NOTHING = {"nothing"}
-_CHANGES_AMOUNTS = {"gain", "pay", "lose"}
-
-
-def _reads(e, sym, seen=()) -> set | None:
-    """The counters and resources an expression reads, or None when it may read anything else."""
-    out: set = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, list):
-            stack.extend(x)
-            continue
-        if not isinstance(x, dict):
-            continue
-        k = x.get("e")
-        if k == "name":
-            name = x.get("id")
-            if name in P.CONSTANTS or name in ("round", "player_count", "player"):
-                continue
-            if name in sym.counters or name in sym.resources:
-                out.add(name)
-            elif name in sym.lets and name not in seen and sym.lets[name].get("params") is None:
-                more = _reads(sym.lets[name].get("value"), sym, seen + (name,))
-                if more is None:
-                    return None
-                out |= more
-            elif sym.kind(name) not in ("enum value", "space", "building", "category"):
-                return None
-            continue
-        if k == "call" and x.get("fn") not in _READERS:
-            return None
-        if k in ("attr", "index", "of", "comp"):
-            return None
-        stack.extend(v for key, v in x.items() if key != "pos")
-    return out
-
-
-def _changes(body, sym) -> set | None:
-    """What a loop body may change (counter and resource names), or None when it may change anything."""
-    out: set = set()
-    stack = list(body or ())
-    while stack:
-        st = stack.pop()
-        if not isinstance(st, dict):
-            continue
-        s = st.get("s")
-        if s == "call":
-            name = st.get("name")
-            if name in _CHANGES_AMOUNTS:
-                for a in st.get("args") or []:
-                    what = a.get("what") if isinstance(a, dict) else None
-                    if what in sym.resources:
-                        out.add(what)
-                    elif what in sym.lets:
-                        out |= {it.get("id") for it in (sym.lets[what].get("value") or {}).get("items") or []
-                                if isinstance(it, dict)}
-                    else:
-                        return None
-            elif name not in _CHANGES_NOTHING:
-                return None
-        elif s == "set":
-            out.add((st.get("target") or {}).get("name"))
-        elif s in ("choose", "turns", "defer"):
-            return None                           # decisions and later bodies: anything may change
-        for key, v in st.items():
-            if isinstance(v, list):
-                for x in v:
-                    if isinstance(x, dict) and "s" in x:
-                        stack.append(x)
-                    elif isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[1], list):
-                        stack.extend(x[1])
-    return out
-
-
-def check_unchanging_loops(ruleset) -> list[Diagnostic]:
-    """C804: `repeat while COND` whose body changes none of what COND reads (a warning: if COND is
-    false on entry the loop never runs, but once it is true it never ends)."""
-    m = model(ruleset)
-    sym = m.sym
-    out = []
-    for i, d in enumerate(sym.decls):
-        for x in _dicts_in(d):
-            cond = x.get("while") if x.get("s") == "repeat" else None
-            if cond is not None and not _constant(cond) and not _breaks_out(x.get("body"), sym.effects):
-                reads = _reads(cond, sym)
-                changes = _changes(x.get("body"), sym) if reads else None
-                if reads and changes is not None and not (reads & changes):
-                    out.append(sym.diag(i, x, "C804", "this loop never ends once its condition holds: nothing "
-                                        "in it changes %s" % ", ".join("'%s'" % r for r in sorted(reads))))
-    return out
-
-
-def _false(e) -> bool:
-    """A constant that is false (`no`, `none`, `0`): a loop that never runs finishes."""
-    if isinstance(e, dict) and e.get("e") == "name":
-        return not P.CONSTANTS.get(e.get("id"))
-    if isinstance(e, dict) and e.get("e") == "int":
-        return not e.get("v")
-    return False
 
 
 def _may_leave_turns(body, effects, seen: set) -> bool:
