@@ -22,6 +22,20 @@ body leaves the loop, it never ends.
         gain 1 pp          # error: this loop never ends
 
 Fix: make the condition depend on the game (`repeat while held(coin) > 0:`), or `break`.""")
+explain("C804", """
+`repeat while COND:` that nothing in its body can make false: the body changes none of the
+counters and resources COND reads, or COND reads only names that keep their value while the loop
+runs -- an effect's or a let's parameter, a `for` or `each` variable, an option's parameter, a
+`let` bound before the loop, and the context names (`player`, `target`, `self`, `slot`, `worker`,
+`round`, `player_count`).  If COND is false on entry the loop never runs; once it is true it
+never ends.  A warning, not an error: which of the two happens depends on the game.
+
+    effect spend(n):
+        repeat while n > 1:    # warning: it reads only 'n', which keeps its value while the loop runs
+            gain 1 coin
+
+Fix: change what the condition reads in the body (`set moves += 1`, `let n = n - 1`), or
+`break` out of it.""")
 
 
 def _constant(e) -> bool:
@@ -93,11 +107,18 @@ def check_constant_loops(ruleset) -> list[Diagnostic]:
 _READERS = {"held", "count", "sum", "min", "max", "abs", "first", "distinct"}   # pure functions of their args
 _CHANGES_NOTHING = {"nothing"}
 _CHANGES_AMOUNTS = {"gain", "pay", "lose"}
+# Bound by the engine around a body (the acting player, the space at work, the event's target,
+# the round): a statement of the body cannot change them, `as` and `each` bind a new scope.
+_FIXED = frozenset(P.CONTEXT_NAMES)
 
 
-def _reads(e, sym, seen=()) -> set | None:
-    """The counters and resources an expression reads, or None when it may read anything else."""
+def _reads(e, sym, local=None, seen=()) -> tuple[set, set] | None:
+    """What an expression reads, as (counters and resources, fixed names), or None when it may read
+    anything else.  Fixed names keep their value while a loop runs: the context names (`player`,
+    `target`, `round` ...) and the locals bound outside it (`local`: id of a name node -> the local
+    names in scope there, from the model's walk) -- unless the loop's body binds them again."""
     out: set = set()
+    fixed: set = set()
     stack = [e]
     while stack:
         x = stack.pop()
@@ -109,15 +130,18 @@ def _reads(e, sym, seen=()) -> set | None:
         k = x.get("e")
         if k == "name":
             name = x.get("id")
-            if name in P.CONSTANTS or name in ("round", "player_count", "player"):
+            if name in P.CONSTANTS:
                 continue
-            if name in sym.counters or name in sym.resources:
+            if (local is not None and name in local.get(id(x), ())) or name in _FIXED:
+                fixed.add(name)
+            elif name in sym.counters or name in sym.resources:
                 out.add(name)
             elif name in sym.lets and name not in seen and sym.lets[name].get("params") is None:
-                more = _reads(sym.lets[name].get("value"), sym, seen + (name,))
+                more = _reads(sym.lets[name].get("value"), sym, local, seen + (name,))
                 if more is None:
                     return None
-                out |= more
+                out |= more[0]
+                fixed |= more[1]
             elif sym.kind(name) not in ("enum value", "space", "building", "category"):
                 return None
             continue
@@ -126,7 +150,7 @@ def _reads(e, sym, seen=()) -> set | None:
         if k in ("attr", "index", "of", "comp"):
             return None
         stack.extend(v for key, v in x.items() if key != "pos")
-    return out
+    return out, fixed
 
 
 def _changes(body, sym) -> set | None:
@@ -166,21 +190,43 @@ def _changes(body, sym) -> set | None:
     return out
 
 
+def _scopes(m) -> dict:
+    """id of every name node -> the local names in scope there (the model's walk records them)."""
+    return {id(e): scope for e, scope, _ in m.uses.names if scope}
+
+
 def check_unchanging_loops(ruleset) -> list[Diagnostic]:
     """C804: `repeat while COND` whose body changes none of what COND reads (a warning: if COND is
-    false on entry the loop never runs, but once it is true it never ends)."""
+    false on entry the loop never runs, but once it is true it never ends).  A condition on fixed
+    names alone (a parameter, a `for` variable, `target` ...) cannot change whatever the body does,
+    unless the body binds one of them again (`let`)."""
     m = model(ruleset)
     sym = m.sym
     out = []
+    local = None
     for i, d in enumerate(sym.decls):
         for x in _dicts_in(d):
             cond = x.get("while") if x.get("s") == "repeat" else None
-            if cond is not None and not _constant(cond) and not _breaks_out(x.get("body"), sym.effects):
-                reads = _reads(cond, sym)
-                changes = _changes(x.get("body"), sym) if reads else None
-                if reads and changes is not None and not (reads & changes):
+            if cond is None or _constant(cond) or _breaks_out(x.get("body"), sym.effects):
+                continue
+            if local is None:
+                local = _scopes(m)
+            found = _reads(cond, sym, local)
+            if found is None:
+                continue
+            reads, fixed = found
+            if fixed & {y.get("name") for y in _dicts_in(x.get("body")) if y.get("s") == "let"}:
+                continue
+            if reads:
+                changes = _changes(x.get("body"), sym)
+                if changes is not None and not (reads & changes):
                     out.append(sym.diag(i, x, "C804", "this loop never ends once its condition holds: nothing "
                                         "in it changes %s" % ", ".join("'%s'" % r for r in sorted(reads))))
+            elif fixed:
+                out.append(sym.diag(i, x, "C804", "this loop never ends once its condition holds: it reads "
+                                    "only %s, which keep%s %s value while the loop runs (bound outside it)"
+                                    % (", ".join("'%s'" % r for r in sorted(fixed)),
+                                       "s" if len(fixed) == 1 else "", "its" if len(fixed) == 1 else "their")))
     return out
 
 
