@@ -31,6 +31,12 @@ CASES = {
     "endless_choices": ("        repeat while held(coin) >= 0:\n            choose \"Again?\":\n"
                         "                option yes: nothing\n                option also_yes: nothing",
                         "11:13", "decisions without ending"),
+    # A choice offers only its legal options, and one with none is passed over: `stop` is never
+    # offered, `more` alone is taken without asking, so no decision comes.  The condition reads the
+    # game and the body changes it, so the checker cannot tell (C806 is for a constant condition).
+    "exit_never_offered": ("        repeat while held(coin) >= 0:\n            choose \"Stop?\":\n"
+                           "                option stop when no: break\n                option more: gain 1 coin",
+                           "10:9", "steps"),
 }
 
 

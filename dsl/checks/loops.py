@@ -1,5 +1,6 @@
-"""`repeat while` loops that would never finish (C803, C804): a condition that cannot change, or a
-body that changes nothing the condition reads, with nothing in the body leaving the loop.
+"""`repeat while` loops that would never finish (C803, C804, C806): a condition that cannot change,
+or a body that changes nothing the condition reads, with nothing in the body leaving the loop --
+a `break` in an option no player is ever offered (`when no`) does not count.
 
 The interpreter runs a `repeat while` body until the condition is false or a `break` leaves it;
 a loop neither can end runs until the engine's step budget stops the game (E100 in play).
@@ -8,11 +9,12 @@ from __future__ import annotations
 
 from .. import primitives as P
 from ..diagnostics import Diagnostic, explain, register
-from .cycles import _dicts_in
+from .cycles import _dicts_in, _line
 from .model import model
 
 register("C803", "error", "a `repeat while` loop whose condition cannot change")
 register("C804", "warning", "a `repeat while` loop whose body changes nothing its condition reads")
+register("C806", "error", "a `repeat while` loop whose only way out is an option no player is ever offered")
 
 explain("C803", """
 `repeat while COND:` runs while COND holds; when COND uses only constants and nothing in the
@@ -36,6 +38,19 @@ never ends.  A warning, not an error: which of the two happens depends on the ga
 
 Fix: change what the condition reads in the body (`set moves += 1`, `let n = n - 1`), or
 `break` out of it.""")
+explain("C806", """
+A choice offers only the options whose `when` holds and whose parameters have a value to take;
+an option whose `when` is a false constant (`when no`, `when 1 > 2`) or whose parameter ranges
+over nothing (`in []`, `in 3..1`, `where no`) is never offered, and a choice with no option to
+offer is passed over without asking anyone.  When such an option holds the only `break` of a
+`repeat while` loop whose condition cannot change, the loop never ends.
+
+    repeat while yes:
+        choose "Go on?":                 # error: option 'stop' is never offered
+            option stop when no: break
+            option more: gain 1 coin
+
+Fix: a condition that can hold (`option stop when held(coin) > 3: break`), or no condition.""")
 
 
 def _constant(e) -> bool:
@@ -55,52 +70,124 @@ def _constant(e) -> bool:
     return True
 
 
+_UNKNOWN = object()
+_OPS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+        "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def _value(e):
+    """The value of an expression of constants and literals (`no`, `1 > 2`, `[]`, `3..1`), or
+    _UNKNOWN for anything else."""
+    k = e.get("e") if isinstance(e, dict) else None
+    if k in ("int", "str"):
+        return e.get("v")
+    if k == "name":
+        return P.CONSTANTS.get(e.get("id"), _UNKNOWN)
+    if k == "list":
+        items = [_value(x) for x in e.get("items") or ()]
+        return _UNKNOWN if any(x is _UNKNOWN for x in items) else items
+    args = [_value(e.get(key)) for key in {"not": ("x",), "neg": ("x",), "range": ("lo", "hi"),
+                                           "binop": ("left", "right")}.get(k, ())]
+    if not args or any(x is _UNKNOWN for x in args):
+        return _UNKNOWN
+    op = e.get("op")
+    try:
+        if k == "not":
+            return not args[0]
+        if k == "neg":
+            return -args[0]
+        if k == "range":
+            return range(args[0], args[1] + 1)
+        if op in ("and", "or"):
+            return (args[0] and args[1]) if op == "and" else (args[0] or args[1])
+        return _OPS[op](*args) if op in _OPS else _UNKNOWN
+    except (TypeError, KeyError):
+        return _UNKNOWN
+
+
 def _false(e) -> bool:
-    """A constant that is false (`no`, `none`, `0`): a loop that never runs finishes."""
-    if isinstance(e, dict) and e.get("e") == "name":
-        return not P.CONSTANTS.get(e.get("id"))
-    if isinstance(e, dict) and e.get("e") == "int":
-        return not e.get("v")
-    return False
+    """A constant that is false (`no`, `none`, `0`, `1 > 2`, `[]`): a loop that never runs
+    finishes, an option whose `when` is such is never offered."""
+    v = _value(e)
+    return v is not _UNKNOWN and not v
 
 
-def _breaks_out(body, effects) -> bool:
-    """True when a `break` in `body` leaves this loop (one not inside a nested loop), or an
-    effect is called (its `break` may leave the caller's loop)."""
-    stack = list(body or ())
+def _never_offered(option: dict) -> bool:
+    """An option no player is ever offered: its `when` is a false constant, or one of its
+    parameters has no value to take (`in []`, `in 3..1`, `where no`)."""
+    if option.get("when") is not None and _false(option["when"]):
+        return True
+    return any(_empty(prm.get("in")) or (prm.get("where") is not None and _false(prm["where"]))
+               for prm in option.get("params") or ())
+
+
+def _empty(e) -> bool:
+    """A constant list or range with nothing in it (`[]`, `3..1`)."""
+    v = _value(e)
+    return isinstance(v, (list, range)) and not v
+
+
+def _way_out(body, effects, offered_only: bool = True):
+    """The first statement that leaves this loop in `body` -- a `break` not inside a nested loop,
+    or an effect call (its `break` may leave the caller's loop) -- as (statement, (choose, option)
+    of the option never offered it is in, or None); None when nothing leaves.  With
+    `offered_only` the bodies of options never offered are passed over: they never run."""
+    stack = [(st, None) for st in body or ()]
     while stack:
-        st = stack.pop()
+        st, hidden = stack.pop()
         if not isinstance(st, dict):
             continue
         s = st.get("s")
         if s == "break" or (s == "call" and st.get("name") in effects):
-            return True
+            return st, hidden
         if s in ("for", "repeat", "turns", "defer"):
             continue
         for key, v in st.items():
             if isinstance(v, list):
                 for x in v:
                     if isinstance(x, dict) and "s" in x:
-                        stack.append(x)
+                        stack.append((x, hidden))
                     elif isinstance(x, dict) and "body" in x:          # options of a choose
-                        stack.extend(x.get("body") or ())
+                        never = _never_offered(x)
+                        if not (never and offered_only):
+                            inner = hidden or ((st, x) if never else None)
+                            stack.extend((y, inner) for y in x.get("body") or ())
                     elif isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[1], list):
-                        stack.extend(x[1])                              # branches of an if
-    return False
+                        stack.extend((y, hidden) for y in x[1])         # branches of an if
+    return None
+
+
+def _breaks_out(body, effects) -> bool:
+    """True when something in `body` leaves this loop (`_way_out`, options never offered aside)."""
+    return _way_out(body, effects) is not None
 
 
 def check_constant_loops(ruleset) -> list[Diagnostic]:
-    """C803: `repeat while COND` where COND is true and cannot change, with no way out of the body."""
+    """C803: `repeat while COND` where COND is true and cannot change, with no way out of the body;
+    C806: the same loop whose only ways out are in options no player is ever offered."""
     m = model(ruleset)
     sym = m.sym
     out = []
     for i, d in enumerate(sym.decls):
         for x in _dicts_in(d):
-            if x.get("s") == "repeat" and x.get("while") is not None and _constant(x["while"]) \
-                    and not _false(x["while"]) and not _breaks_out(x.get("body"), sym.effects):
+            if x.get("s") != "repeat" or x.get("while") is None or not _constant(x["while"]) \
+                    or _false(x["while"]) or _breaks_out(x.get("body"), sym.effects):
+                continue
+            hidden = _way_out(x.get("body"), sym.effects, offered_only=False)
+            if hidden is None:
                 out.append(sym.diag(i, x, "C803", "this loop never ends: its condition cannot change "
                                     "and nothing in its body leaves it (add a condition on the game's state "
                                     "or a `break`)"))
+                continue
+            choose, option = hidden[1]
+            why = "its `when` is always false" if option.get("when") is not None and _false(option["when"]) \
+                else "a parameter has no value to take"
+            passed = "; a choice with no option to offer is passed over" \
+                if all(_never_offered(o) for o in choose.get("options") or ()) else ""
+            out.append(sym.diag(i, choose, "C806", "the loop at line %d never ends: its only way out, option "
+                                "'%s' of this choice, is never offered (%s)%s"
+                                % (_line(x.get("pos")), option.get("name"), why, passed)))
     return out
 
 
@@ -178,6 +265,8 @@ def _changes(body, sym) -> set | None:
                 return None
         elif s == "set":
             out.add((st.get("target") or {}).get("name"))
+        elif s == "choose" and all(_never_offered(o) for o in st.get("options") or ()):
+            continue                              # no option to offer: the choice is passed over
         elif s in ("choose", "turns", "defer"):
             return None                           # decisions and later bodies: anything may change
         for key, v in st.items():
