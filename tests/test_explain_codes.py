@@ -12,9 +12,16 @@ def test_explain_prints_the_meaning_an_example_and_the_fix(capsys):
 
 
 def test_every_code_explains_at_least_its_summary(capsys):
-    for name in ("A401", "E100", "T219", "P011", "G603"):
+    for name in ("A401", "E100", "T219", "P011", "G603", "C804", "C806", "T220"):
         code, out, err = run(capsys, "check", "--explain", name)
         assert code == 0 and out.startswith(name + " ("), (name, out, err)
+
+
+def test_the_loop_and_option_codes_show_an_example_and_the_fix(capsys):
+    for name, example in (("C804", "repeat while n > 1:"), ("C806", "option stop when no: break"),
+                          ("T220", "option pick(x in [[[1, 2], [3]], [[4]]]):")):
+        code, out, err = run(capsys, "check", "--explain", name)
+        assert example in out and "Fix:" in out, (name, out)
 
 
 def test_an_unknown_code_is_a_usage_error_with_a_suggestion(capsys):

@@ -1,8 +1,8 @@
 """Semantic checks over a resolved ruleset.  Each check is a function
 ``check_x(ruleset) -> list[Diagnostic]``; adding a check is adding it to CHECKS.
 
-Code families: N1xx names (names.py), T2xx types (types.py), R3xx ranges (ranges.py),
-A4xx calls and arity (calls.py), C8xx
+Code families: N1xx names (names.py), T2xx types (types.py; T217-T219 values.py; T220, an
+option's values, options.py), R3xx ranges (ranges.py), A4xx calls and arity (calls.py), C8xx
 definitions that never finish (cycles.py; `repeat while` loops: loops.py).  The checks share one symbol table and one scoped walk of the
 ruleset (model.py), built once per `run_checks`.  The graph checks (G5xx-G7xx, dsl/graph/) come
 last and run only when the checks before them found no errors (`after_clean`).
@@ -12,6 +12,7 @@ from __future__ import annotations
 from .calls import check_effect_calls, check_function_calls
 from .cycles import check_effect_cycles, check_endless_turns, check_let_cycles
 from .loops import check_constant_loops, check_unchanging_loops
+from .options import check_option_values
 from .values import check_values
 from .model import shared_model
 from .names import check_duplicates, check_game, check_local_names, check_undefined
@@ -35,6 +36,7 @@ CHECKS: list = [
     check_references,
     check_placement,
     check_attributes,
+    check_option_values,
     check_players,
     check_counters,
     check_numbers,

@@ -202,8 +202,8 @@ _FIXED = frozenset(P.CONTEXT_NAMES)
 def _reads(e, sym, local=None, seen=()) -> tuple[set, set] | None:
     """What an expression reads, as (counters and resources, fixed names), or None when it may read
     anything else.  Fixed names keep their value while a loop runs: the context names (`player`,
-    `target`, `round` ...) and the locals bound outside it (`local`: id of a name node -> the local
-    names in scope there, from the model's walk) -- unless the loop's body binds them again."""
+    `target`, `round` ...) and the locals bound outside it (`local(name node)`: the local names in
+    scope there, Model.scope_at) -- unless the loop's body binds them again."""
     out: set = set()
     fixed: set = set()
     stack = [e]
@@ -219,7 +219,7 @@ def _reads(e, sym, local=None, seen=()) -> tuple[set, set] | None:
             name = x.get("id")
             if name in P.CONSTANTS:
                 continue
-            if (local is not None and name in local.get(id(x), ())) or name in _FIXED:
+            if (local is not None and name in local(x)) or name in _FIXED:
                 fixed.add(name)
             elif name in sym.counters or name in sym.resources:
                 out.add(name)
@@ -279,11 +279,6 @@ def _changes(body, sym) -> set | None:
     return out
 
 
-def _scopes(m) -> dict:
-    """id of every name node -> the local names in scope there (the model's walk records them)."""
-    return {id(e): scope for e, scope, _ in m.uses.names if scope}
-
-
 def check_unchanging_loops(ruleset) -> list[Diagnostic]:
     """C804: `repeat while COND` whose body changes none of what COND reads (a warning: if COND is
     false on entry the loop never runs, but once it is true it never ends).  A condition on fixed
@@ -292,15 +287,12 @@ def check_unchanging_loops(ruleset) -> list[Diagnostic]:
     m = model(ruleset)
     sym = m.sym
     out = []
-    local = None
     for i, d in enumerate(sym.decls):
         for x in _dicts_in(d):
             cond = x.get("while") if x.get("s") == "repeat" else None
             if cond is None or _constant(cond) or _breaks_out(x.get("body"), sym.effects):
                 continue
-            if local is None:
-                local = _scopes(m)
-            found = _reads(cond, sym, local)
+            found = _reads(cond, sym, m.scope_at)
             if found is None:
                 continue
             reads, fixed = found

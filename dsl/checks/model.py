@@ -357,6 +357,13 @@ class Model:
             w.decl(d, i)
         self._hints: dict = {}
         self._budget = MAX_SUGGESTIONS
+        self._scopes: dict | None = None
+
+    def scope_at(self, name_node: dict) -> frozenset:
+        """The local names in scope where a name expression stands (from the walk's records)."""
+        if self._scopes is None:
+            self._scopes = {id(e): scope for e, scope, _ in self.uses.names if scope}
+        return self._scopes.get(id(name_node), frozenset())
 
     def hint(self, name: str, pool_key, pool) -> str:
         """`did_you_mean(name, pool)`, cached by (name, pool_key); `pool` may be a callable."""

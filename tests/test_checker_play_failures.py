@@ -1,0 +1,42 @@
+"""Rules that used to check clean and fail only in play, now found by the checker at the line
+that causes them: a `repeat while` on names that keep their value (C804), a loop whose only way
+out is an option never offered (C806), an option taking lists of lists (T220).  Each rule is
+the turn of tests/rules_failing_in_play.py's one-phase game."""
+from __future__ import annotations
+
+import pytest
+
+from cli_run import run_cli as run
+from rules_failing_in_play import GAME
+
+CASES = {
+    # Ran until the step budget (E100): n is 3 on entry and nothing in the loop changes it.
+    "fixed_names": ("effect spend(n):\n    repeat while n > 1:\n        gain 1 coin\n",
+                    "        spend 3", "9:5", "warning", "C804", "it reads only 'n'"),
+    # Ran until the step budget: 'stop' is never offered, 'more' alone is taken without asking.
+    "exit_never_offered": ("", "        repeat while yes:\n            choose \"Stop?\":\n"
+                           "                option stop when no: break\n                option more: gain 1 coin",
+                           "11:13", "error", "C806", "option 'stop' of this choice, is never offered"),
+    # Failed at the choice with E101 "unhashable type: 'list'" (the payment tested on a list of lists).
+    "lists_of_lists": ("", "        choose \"Pick\":\n            option pick(x in [[[pp], [coin]]]): pay x\n"
+                       "            option skip: nothing",
+                       "11:30", "error", "T220", "parameter 'x' takes lists of lists"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_checker_reports_what_failed_in_play(name, tmp_path, capsys):
+    before, turn, where, severity, code, words = CASES[name]
+    text = GAME % turn
+    if before:
+        text = text.replace("phase p:\n", before + "phase p:\n")
+    path = tmp_path / "g.rules"
+    path.write_text(text)
+    status, out, err = run(capsys, "check", str(path))
+    said = out + err
+    assert "%s:%s: %s: " % (path, where, severity) in said and "[%s]" % code in said, said
+    assert words in said
+    assert status == (1 if severity == "error" else 0)
+    if severity == "error":           # play refuses the rules before the first step
+        status, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1")
+        assert status != 0 and "[%s]" % code in out + err and "while playing" not in out + err
