@@ -1,6 +1,6 @@
-"""`repeat while` loops that would never finish (C803, C804, C806): a condition that cannot change,
-or a body that changes nothing the condition reads, with nothing in the body leaving the loop --
-a `break` in an option no player is ever offered (`when no`) does not count.
+"""`repeat while` loops that would never finish (C803, C804, C806): a condition that cannot
+change, or a body that changes nothing the condition reads, with nothing in the body leaving the
+loop -- a `break` in an option no player is ever offered (`when no`) does not count.
 
 The interpreter runs a `repeat while` body until the condition is false or a `break` leaves it;
 a loop neither can end runs until the engine's step budget stops the game (E100 in play).
@@ -27,7 +27,7 @@ Fix: make the condition depend on the game (`repeat while held(coin) > 0:`), or 
 explain("C804", """
 `repeat while COND:` that nothing in its body can make false: the body changes none of the
 counters and resources COND reads, or COND reads only names that keep their value while the loop
-runs -- an effect's or a let's parameter, a `for` or `each` variable, an option's parameter, a
+runs -- an effect's parameter, a `for` or `each` variable, an option's parameter, a
 `let` bound before the loop, and the context names (`player`, `target`, `self`, `slot`, `worker`,
 `round`, `player_count`).  If COND is false on entry the loop never runs; once it is true it
 never ends.  A warning, not an error: which of the two happens depends on the game.

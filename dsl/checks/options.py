@@ -13,7 +13,8 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, explain, register
 from .model import model
 
-register("T220", "error", "an option's parameter takes lists of lists (an option's value is a single value or a list of them)")
+register("T220", "error",
+         "an option's parameter takes lists of lists (an option's value is a single value or a list of them)")
 
 explain("T220", """
 An option's parameter takes single values -- numbers, names, strings, spaces, tiles -- or lists
@@ -27,6 +28,7 @@ read alike, and paying or gaining it fails in play.
 
 Fix: one parameter per part (`option pick(a in ..., b in ...)`), or name the choices
 (`let picks = [small, large]` and a table or an `if` per name).""")
+
 
 class _Shapes:
     """What is certain about the lists an expression gives, from the rule text alone."""
