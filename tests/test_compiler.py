@@ -523,7 +523,7 @@ phase main "Main":
                 gain n pp
             option duo(z in ["a", "b"], n in [1, 2]):
                 gain n pp
-            option bid(b in [[1, 2], ["a", 3], [1 == 1, 2], [[1], 2]]):
+            option bid(b in [[1, 2], ["a", 3], [1 == 1, 2], [first([[1]]), 2]]):
                 gain 1 pp
 """)
     g = Game.new(rs, players=2, seed=0)
@@ -543,6 +543,8 @@ phase main "Main":
     assert not any(a is b for a, b in zip(pairs, again))          # a bool among the values: made anew
     # One parameter whose values are lists: a list of strings and ints is kept under its tuple;
     # one holding a bool or a list is made anew.  Choosing a kept entry binds a copy of its list.
+    # (The checker rejects a list of lists written out as an option's value, T220; through a
+    # function, `[first([[1]]), 2]`, it cannot tell, and the engine still copes.)
     bids, again = node.options[4].bindings(g, env), node.options[4].bindings(g, env)
     assert [a is b for a, b in zip(bids, again)] == [True, True, False, False]
     c = g.clone()
