@@ -55,18 +55,12 @@ Fix: a condition that can hold (`option stop when held(coin) > 3: break`), or no
 
 def _constant(e) -> bool:
     """True when an expression's value cannot change while the game runs: literals and constants."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            k = x.get("e")
-            if k == "name" and x.get("id") not in P.CONSTANTS:
-                return False
-            if k in ("call", "comp", "attr", "index", "of"):
-                return False
-            stack.extend(v for key, v in x.items() if key != "pos")
-        elif isinstance(x, list):
-            stack.extend(x)
+    for x in _dicts_in(e):
+        k = x.get("e")
+        if k == "name" and x.get("id") not in P.CONSTANTS:
+            return False
+        if k in ("call", "comp", "attr", "index", "of"):
+            return False
     return True
 
 
@@ -206,14 +200,7 @@ def _reads(e, sym, local=None, seen=()) -> tuple[set, set] | None:
     scope there, Model.scope_at) -- unless the loop's body binds them again."""
     out: set = set()
     fixed: set = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, list):
-            stack.extend(x)
-            continue
-        if not isinstance(x, dict):
-            continue
+    for x in _dicts_in(e):
         k = x.get("e")
         if k == "name":
             name = x.get("id")
@@ -231,12 +218,8 @@ def _reads(e, sym, local=None, seen=()) -> tuple[set, set] | None:
                 fixed |= more[1]
             elif sym.kind(name) not in ("enum value", "space", "building", "category"):
                 return None
-            continue
-        if k == "call" and x.get("fn") not in _READERS:
+        elif (k == "call" and x.get("fn") not in _READERS) or k in ("attr", "index", "of", "comp"):
             return None
-        if k in ("attr", "index", "of", "comp"):
-            return None
-        stack.extend(v for key, v in x.items() if key != "pos")
     return out, fixed
 
 
