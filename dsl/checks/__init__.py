@@ -3,15 +3,16 @@
 
 Code families: N1xx names (names.py), T2xx types (types.py; T217-T219 values.py; T220, an
 option's values, options.py), R3xx ranges (ranges.py), A4xx calls and arity (calls.py), C8xx
-definitions that never finish (cycles.py; `repeat while` loops: loops.py).  The checks share one symbol table and one scoped walk of the
-ruleset (model.py), built once per `run_checks`.  The graph checks (G5xx-G7xx, dsl/graph/) come
+definitions that never finish (cycles.py; loops that never end, `repeat while` and `turns`:
+loops.py).  The checks share one symbol table and one scoped walk of the ruleset (model.py),
+built once per `run_checks`.  The graph checks (G5xx-G7xx, dsl/graph/) come
 last and run only when the checks before them found no errors (`after_clean`).
 """
 from __future__ import annotations
 
 from .calls import check_effect_calls, check_function_calls
-from .cycles import check_effect_cycles, check_endless_turns, check_let_cycles
-from .loops import check_constant_loops, check_unchanging_loops
+from .cycles import check_effect_cycles, check_let_cycles
+from .loops import check_constant_loops, check_endless_turns, check_unchanging_loops
 from .options import check_option_values
 from .values import check_values
 from .model import shared_model

@@ -1,5 +1,5 @@
-"""Definitions that would never finish (C8xx): lets defined through each other, effects that call
-each other, and `turns` loops no one leaves (`repeat while` loops: loops.py).
+"""Definitions that would never finish (C801, C802): lets defined through each other and effects
+that call each other (loops that never end: loops.py).
 
 The interpreter writes a let out where it is used and runs an effect's body where it is called,
 so a let that reaches itself would be written out forever, and an effect that reaches itself
@@ -14,7 +14,6 @@ from .model import model
 
 register("C801", "error", "lets defined through each other (a cycle of lets)")
 register("C802", "error", "effects that call each other (a cycle of effect calls)")
-register("C805", "error", "a `turns ... until all passed` loop in which no player can ever pass")
 
 explain("C801", """
 A let is written out where it is used, so a let whose value uses itself, directly or through
@@ -34,15 +33,6 @@ other effects, would run until the engine's step budget stops the game.
         ping               # error: effect 'ping' calls itself [cycle: ping -> pong -> ping]
 
 Fix: repeat with `repeat N:` or `repeat while CONDITION:` instead of a call.""")
-explain("C805", """
-`turns in ORDER until all passed:` gives the players turns until every one has passed with
-`pass_turn`; when nothing the turns run can pass (nor `break` out), it never ends.
-
-    turns in turn_order until all passed:
-        choose "Place a worker":           # error: no player can ever pass here
-            option place(t in open_spaces()): place_worker t
-
-Fix: an option that passes, `option pass: pass_turn`.""")
 
 
 def _has_cycle(edges: dict) -> bool:
@@ -145,45 +135,3 @@ def _dicts_in(root):
             stack.extend(v for key, v in x.items() if key != "pos")
         elif isinstance(x, list):
             stack.extend(x)
-
-
-def _may_leave_turns(body, effects, seen: set) -> bool:
-    """True when running ``body`` may pass a turn or leave a loop: a `pass_turn` or `break`
-    anywhere in it or in an effect it calls, or a `do` (a table's entries may do anything)."""
-    stack = list(body or ())
-    while stack:
-        x = stack.pop()
-        if isinstance(x, list):
-            stack.extend(x)
-            continue
-        if not isinstance(x, dict):
-            continue
-        s = x.get("s")
-        if s == "break":
-            return True
-        if s == "call":
-            name = x.get("name")
-            if name in ("pass_turn", "do"):
-                return True
-            if name in effects and name not in seen:
-                seen.add(name)
-                stack.append(effects[name].get("body"))
-        stack.extend(v for key, v in x.items() if key != "pos" and isinstance(v, (list, dict)))
-    return False
-
-
-def check_endless_turns(ruleset) -> list[Diagnostic]:
-    """C805: `turns ... until all passed` whose body can never pass nor break (effects followed;
-    nothing is reported when a trigger could pass, since the body may set it off)."""
-    m = model(ruleset)
-    sym = m.sym
-    if any(d.get("kind") == "trigger" and _may_leave_turns(d.get("body"), sym.effects, set()) for d in sym.decls):
-        return []
-    out = []
-    for i, d in enumerate(sym.decls):
-        for x in _dicts_in(d):
-            if x.get("s") == "turns" and not _may_leave_turns(x.get("body"), sym.effects, set()):
-                out.append(sym.diag(i, x, "C805", "these turns never end: nothing in them passes "
-                                    "(`pass_turn`) or leaves the loop (`break`); give the players an "
-                                    "option that passes"))
-    return out

@@ -1,9 +1,11 @@
-"""`repeat while` loops that would never finish (C803, C804, C806): a condition that cannot
-change, or a body that changes nothing the condition reads, with nothing in the body leaving the
-loop -- a `break` in an option no player is ever offered (`when no`) does not count.
+"""Loops that would never finish: `repeat while` with a condition that cannot change, or a body
+that changes nothing the condition reads (C803, C804, C806), and `turns ... until all passed` in
+which nobody can pass (C805) -- with nothing in the body leaving the loop.  A `break` or a
+`pass_turn` in an option no player is ever offered (`when no`) does not count.
 
-The interpreter runs a `repeat while` body until the condition is false or a `break` leaves it;
-a loop neither can end runs until the engine's step budget stops the game (E100 in play).
+The interpreter runs a `repeat while` body until the condition is false or a `break` leaves it,
+and turns until every player has passed; a loop none of these can end runs until the engine's
+step budget stops the game (E100 in play).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from .model import model
 register("C803", "error", "a `repeat while` loop whose condition cannot change")
 register("C804", "warning", "a `repeat while` loop whose body changes nothing its condition reads")
 register("C806", "error", "a `repeat while` loop whose only way out is an option no player is ever offered")
+register("C805", "error", "a `turns ... until all passed` loop in which no player can ever pass")
 
 explain("C803", """
 `repeat while COND:` runs while COND holds; when COND uses only constants and nothing in the
@@ -52,6 +55,15 @@ offer is passed over without asking anyone.  When such an option holds the only 
 
 Fix: a condition that can hold (`option stop when held(coin) > 3: break`), or no condition.""")
 
+explain("C805", """
+`turns in ORDER until all passed:` gives the players turns until every one has passed with
+`pass_turn`; when nothing the turns run can pass (nor `break` out), it never ends.
+
+    turns in turn_order until all passed:
+        choose "Place a worker":           # error: no player can ever pass here
+            option place(t in open_spaces()): place_worker t
+
+Fix: an option that passes, `option pass: pass_turn`.""")
 
 def _constant(e) -> bool:
     """True when an expression's value cannot change while the game runs: literals and constants."""
@@ -294,3 +306,46 @@ def check_unchanging_loops(ruleset) -> list[Diagnostic]:
     return out
 
 
+def _may_leave_turns(body, effects, seen: set) -> bool:
+    """True when running ``body`` may pass a turn or leave a loop: a `pass_turn` or `break`
+    anywhere in it or in an effect it calls, or a `do` (a table's entries may do anything); not
+    in an option never offered."""
+    stack = list(body or ())
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+            continue
+        if not isinstance(x, dict):
+            continue
+        s = x.get("s")
+        if s == "break":
+            return True
+        if s == "call":
+            name = x.get("name")
+            if name in ("pass_turn", "do"):
+                return True
+            if name in effects and name not in seen:
+                seen.add(name)
+                stack.append(effects[name].get("body"))
+        if "s" not in x and "body" in x and _never_offered(x):
+            continue                    # an option never offered: its body never runs
+        stack.extend(v for key, v in x.items() if key != "pos" and isinstance(v, (list, dict)))
+    return False
+
+
+def check_endless_turns(ruleset) -> list[Diagnostic]:
+    """C805: `turns ... until all passed` whose body can never pass nor break (effects followed;
+    nothing is reported when a trigger could pass, since the body may set it off)."""
+    m = model(ruleset)
+    sym = m.sym
+    if any(d.get("kind") == "trigger" and _may_leave_turns(d.get("body"), sym.effects, set()) for d in sym.decls):
+        return []
+    out = []
+    for i, d in enumerate(sym.decls):
+        for x in _dicts_in(d):
+            if x.get("s") == "turns" and not _may_leave_turns(x.get("body"), sym.effects, set()):
+                out.append(sym.diag(i, x, "C805", "these turns never end: nothing in them passes "
+                                    "(`pass_turn`) or leaves the loop (`break`); give the players an "
+                                    "option that passes"))
+    return out
