@@ -405,3 +405,28 @@ def test_completions_of_attributes_follow_the_enclosing_declaration(tmp_path):
     assert {"workable", "built_on"} <= labels(12, 8)
     assert {"replace", "remove"} <= labels(9, 4) and "prestige" not in labels(9, 4)
     assert A.attribute_words("invariant")[0] == ("holds", "property", "attribute of an invariant")
+
+
+def test_completions_inside_a_family_of_declarations(tmp_path):
+    """A top-level `for` family holds declarations (nested families too), each with its own
+    attributes; a `for` inside an effect repeats statements."""
+    from provost.tools.lsp import analysis as A
+    path = tmp_path / "fam.rules"
+    text = ('for n in 1..2:\n'
+            '    for what in [a, b]:\n'
+            '        space area_{n}_{what} "Area":\n'
+            '            slots 1\n'
+            '    counter seen_{n}\n'
+            'effect e:\n'
+            '    for k in [1, 2]:\n'
+            '        gain 1 pp\n')
+    path.write_text(text)
+    texts = {str(path): text}
+
+    def labels(line, col):
+        return {label for label, _kind, _detail in A.completions(str(path), texts, line, col)}
+
+    assert {"space", "counter", "building"} <= labels(4, 4) and "gain" not in labels(4, 4)
+    assert {"space", "building"} <= labels(2, 8) and "gain" not in labels(2, 8)
+    assert {"slots", "placeable"} <= labels(3, 12) and "gain" not in labels(3, 12)
+    assert "gain" in labels(7, 8) and "space" not in labels(7, 8)

@@ -249,24 +249,30 @@ def _block_at(lines: list[str], line: int, indent: int) -> str:
     """Where a line indented by INDENT stands: "top" (a declaration), "variant" (a change of a
     variant), the kind of declaration whose attributes it is among (a key of ATTRIBUTES), or
     "body" (statements: an effect's, a phase's, a building's `work:`...), by the line heading its block."""
-    head = _head_above(lines, line, indent)
-    if head is None:
+    found = _head_above(lines, line, indent)
+    if found is None:
         return "top"
+    at, head = found
     if re.match(r"variant\b", head):
         return "variant"
+    if re.match(r"\s*for\b", head):
+        # A family of declarations (`for n in 1..4:` among them) holds what its own place holds;
+        # a `for` in a body repeats statements.
+        where = _block_at(lines, at, len(head) - len(head.lstrip()))
+        return where if where in ("top", "variant") else "body"
     kind = DECL_HEAD.match(head)
     return kind.group(1) if kind is not None and kind.group(1) in ATTRIBUTES else "body"
 
 
-def _head_above(lines: list[str], line: int, indent: int) -> str | None:
-    """The code of the line heading the block that a line indented by INDENT is in: the nearest
-    one above indented less (None at the top level)."""
+def _head_above(lines: list[str], line: int, indent: int) -> tuple[int, str] | None:
+    """The line heading the block that a line indented by INDENT is in, as (its index, its code):
+    the nearest one above indented less (None at the top level)."""
     if indent == 0:
         return None
-    for above in reversed(lines[:line]):
-        code = above.split("#", 1)[0]
+    for at in range(min(line, len(lines)) - 1, -1, -1):
+        code = lines[at].split("#", 1)[0]
         if code.strip() and len(code) - len(code.lstrip()) < indent:
-            return code
+            return at, code
     return None
 
 
