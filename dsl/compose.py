@@ -178,12 +178,15 @@ def compose(ruleset: str, variant, players: int | None):
         raise _unreadable(base_path)
     files = [_variant_file(root, name, ruleset) for name in split_variants(variant)]
     wanted = [f for path in [base_path] + files for f in chain_of(path)]
-    count_files: list = []
     if players is not None and not any(_head_of_variant(f).get("for_players") for f in wanted):
         auto = player_count_file(root, players)
         if auto is not None:
             files.insert(0, auto)
-            count_files = chain_of(auto)
+            if not _same(base_path, root):
+                # A variant file named as the ruleset comes after the count's rules, as it would
+                # with --variant: its changes are merged with theirs, and a conflict is its own.
+                files.insert(1, base_path)
+                base_path = root
     rs, diags = _resolve(base_path)
     if rs is None:
         return None, diags
@@ -203,11 +206,9 @@ def compose(ruleset: str, variant, players: int | None):
                 out += apply_file(f)
         own_bases = [root] + chain_of(path)[:-1]
         out += _step_conflicts(rs, head, where, own_bases)
-        # A conflict with the player-count rules, which the user did not name, is theirs to fix.
-        problems = apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases),
-                                 blame_earlier=any(_same(path, f) for f in count_files))
-        out += problems
+        out += apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases))
         rs.chain.append(where)
+        rs.variant_head = head                  # the head of the last file in the chain
         rs.count_rules += head.get("for_players") or []
         names.append(head["name"])
         return out

@@ -705,12 +705,10 @@ def _decl_key(d: dict) -> tuple[str, str]:
     return ("let" if kind == "let" else kind, d.get("name") or kind)
 
 
-def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None, blame_earlier: bool = False) -> list[Diagnostic]:
+def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Diagnostic]:
     """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement)``,
     when given (variants composed on the command line, `provost.dsl.compose`), returns the
-    declaration a ``replace`` puts in place and the conflicts that make it impossible: reported
-    at this variant's change, or with ``blame_earlier`` (a file the user did not name: the game's
-    rules for a player count) at the declaration it would replace, in the file that changed it."""
+    declaration a ``replace`` puts in place and the conflicts that make it impossible."""
     diags = []
     index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
 
@@ -737,12 +735,9 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None, blame_earli
                 err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
                 continue
             if merge is not None:
-                current, current_file = rs.decls[index[key]], rs.files[index[key]]
-                d, conflicts = merge(key, current, current_file, d)
-                at_file, at = (current_file, current.get("pos")) if blame_earlier else (path, None)
-                at = at or ch["pos"]
+                d, conflicts = merge(key, rs.decls[index[key]], rs.files[index[key]], d)
                 for c in conflicts:
-                    diags.append(Diagnostic(at_file, at[0], at[1], "error", "L007", c))
+                    diags.append(Diagnostic(path, ch["pos"][0], ch["pos"][1], "error", "L007", c))
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
             rs.step_files.pop(key, None)

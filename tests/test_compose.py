@@ -97,7 +97,7 @@ def test_a_variant_of_its_own_player_count_plays_without_players(tmp_path, capsy
                    '        score pp\n'
                    '        ends_if scored[towers] == 1\n'
                    '        rounds income, placement, specials, provost_moves, activation, build_castle, end_of_turn\n')
-    assert load_checked(str(duo)).variant == "duo+two_players"
+    assert load_checked(str(duo)).variant == "two_players+duo"
     game = Game.new(str(duo), seed=1)
     assert game.s.humans == 2
     log = tmp_path / "duo.jsonl"
@@ -109,15 +109,25 @@ def test_a_variant_of_its_own_player_count_plays_without_players(tmp_path, capsy
     assert main(["replay", str(log)]) == 0
 
 
-def test_a_conflict_with_the_player_count_rules_is_reported_in_the_users_file(tmp_path, capsys):
-    # The 3-player rules change the same let: the user's file is where it can be fixed.
+def test_a_variant_file_named_as_the_ruleset_comes_after_the_player_count_rules(tmp_path, capsys):
+    # As with --variant: the 3-player rules first, then the user's file, whose change of the same
+    # let is the conflict, reported where it can be fixed.
     mine = tmp_path / "takes.rules"
     mine.write_text('variant takes "Takes" extends ys:\n    replace let port_takes = [3, 1, 0]\n')
     assert main(["play", str(mine), "--players", "3", "--seed", "1"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("%s:2:13: error: let port_takes: takes.rules and ys.three_players.rules both change "
+    assert err.startswith("%s:2:5: error: let port_takes: ys.three_players.rules and takes.rules both change "
                           "its value; they cannot be composed [L007]" % mine)
+    assert main(["play", "ys", "--variant", str(mine), "--players", "3", "--seed", "1"]) == 1
+    assert capsys.readouterr().err == err
     assert main(["play", str(mine), "--players", "4", "--seed", "1", "--format", "json"]) == 0
+    capsys.readouterr()
+    # Ys Express is for 3 or 4 players, named as a file or as a variant alike.
+    express = os.path.join(RULESETS, "ys.express.rules")
+    assert main(["play", express, "--players", "2", "--seed", "1"]) == 1
+    assert "Ys Express is for 3 to 4 players, the rules it joins for 2; no player count suits both [L007]" \
+        in capsys.readouterr().err
+    assert load_checked(express, None, players=3).variant == "three_players+express"
 
 
 def test_the_log_header_names_the_composition_and_replays(tmp_path, capsys):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -166,3 +167,22 @@ def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_a_variant_file_is_offered_under_its_own_title_and_counts(tmp_path):
+    # `provost serve FILE` lists FILE first: a variant under its own title after its game's (the
+    # list offers the game too), for the counts it can be played with, the game's rules for a
+    # count included when they compose with it.
+    from provost.dsl.loader import shipped_dir
+    from provost.tools.cli.commands_web import _offered
+
+    brewery = os.path.join(shipped_dir(), "examples", "caylus.brewery.rules")
+    first = _offered(brewery)[0]
+    assert first["title"] == "Caylus: The Brewery" and first["players"] == [2, 5]
+    assert first["description"].startswith("A new wood building")
+    assert _offered("caylus")[0]["players"] == [2, 5] == _offered(None)[0]["players"]
+    express = _offered(os.path.join(shipped_dir(), "ys.express.rules"))[0]
+    assert express["title"] == "Ys Express" and express["players"] == [3, 4]     # not for 2: L007
+    mine = tmp_path / "takes.rules"
+    mine.write_text('variant takes "Takes" extends ys:\n    replace let port_takes = [3, 1, 0]\n')
+    assert _offered(str(mine))[0]["players"] == [4, 4]        # the 3- and 2-player rules change it too

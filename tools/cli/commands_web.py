@@ -33,9 +33,16 @@ def _offered(ruleset: str | None) -> list[dict]:
         name = ruleset if rs.source_path is None else os.path.abspath(ruleset)
         head = describe_file(path) if os.path.isfile(path) else {}
         variants = variants_of(path)
-        out.append({"ruleset": name, "title": head.get("title") or game.get("title") or rs.name,
-                    "description": head.get("description") or game.get("description") or "",
-                    "players": game.get("players") or [1, 8],
+        # A variant file is offered under its own title after its game's ("Caylus: The Brewery"),
+        # not as the game it extends, which the list also offers.
+        own = rs.variant_head or {}
+        title = head.get("title") or game.get("title") or rs.name
+        if own:
+            mine = own.get("title") or own.get("name")
+            title = mine if mine.startswith(title) else "%s: %s" % (title, mine)
+        out.append({"ruleset": name, "title": title,
+                    "description": own.get("description") or game.get("description") or head.get("description") or "",
+                    "players": _named_player_range(ruleset, rs, head.get("variants") or variants),
                     "variants": [{"name": v["name"], "title": v["title"]} for v in variants]})
     for g in list_shipped():
         if out and out[0]["ruleset"] == g["name"]:
@@ -47,10 +54,28 @@ def _offered(ruleset: str | None) -> list[dict]:
     return out
 
 
+def _named_player_range(ruleset: str, rs, game_variants: list) -> list:
+    """The counts offered for the rules named on the command line: their own, and those their
+    game's variants give rules for that these rules compose with (a variant file of Caylus for 3
+    to 5 is also played for 2 on the game's rules for two)."""
+    from provost.dsl.diagnostics import RulesError
+    from provost.interpreter.engine import players_out_of_range
+    from provost.interpreter.gamelog import load_rules
+    lo, hi = _player_range(rs.game(), [])
+    counts = set(range(lo, hi + 1))
+    for n in {n for v in game_variants for n in v.get("for_players") or ()} - counts:
+        try:
+            if players_out_of_range(load_rules(ruleset, None, n), n) is None:
+                counts.add(n)
+        except RulesError:
+            continue                    # rules that change the same rule as the count's
+    return [min(counts), max(counts)]
+
+
 def _player_range(game: dict, variants: list) -> list:
-    """The counts the new-game page offers for a shipped game: the game's, and those its variants
-    give the rules for (`for_players`: Ys for 2 and 3, Caylus for 2), which the server loads with
-    the count."""
+    """The counts the new-game page offers for a game: the game's, and those its variants give the
+    rules for (`for_players`: Ys for 2 and 3, Caylus for 2), which the server loads with the
+    count."""
     lo, hi = game.get("players") or [1, 8]
     counts = [n for v in variants for n in v.get("for_players") or ()]
     return [min([lo] + counts), max([hi] + counts)]
