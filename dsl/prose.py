@@ -246,6 +246,22 @@ class Prose:
             text += ", %s %s" % (self.name(key), self.expr(value))
         return text
 
+    def table_key(self, e) -> str:
+        """A table entry's key in words: a name, a number, "3 to 4", "5 or more"."""
+        if "key" in e:
+            return self.name(str(e["key"]))
+        if e["to"] == e["from"]:
+            return str(e["from"])
+        return "%s or more" % e["from"] if e["to"] is None else "%s to %s" % (e["from"], e["to"])
+
+    def entries(self, entries, depth: int = 0) -> list[str]:
+        """A table's entries, each key followed by its statements (or its own entries)."""
+        out = []
+        for e in entries or []:
+            out.append("  " * depth + self.table_key(e) + ":")
+            out.extend(self.entries(e["entries"], depth + 1) if "entries" in e else self.block(e.get("body"), depth + 1))
+        return out
+
     # ------------------------------------------------------------ declarations
     def decl(self, d: dict) -> list[str]:
         kind = d["kind"]
@@ -285,8 +301,8 @@ class Prose:
         if kind == "game":
             lo, hi = d.get("players") or ["?", "?"]
             return ["%s, for %s to %s players; rounds: %s" % (title, lo, hi, ", ".join(self.name(r) for r in d["rounds"]))]
-        if kind == "table":
-            return ["table %s (%d entries)" % (title, len(d.get("entries", [])))]
+        if kind == "table":     # every entry, so that a changed table reads entry by entry
+            return ["table %s (%d entries):" % (title, len(d.get("entries", [])))] + self.entries(d.get("entries"), 1)
         if kind == "trigger":       # as the rulebook gives it: the event, then what happens
             return ["%s: when %s:" % (title, self.name(d.get("event") or "?"))] + self.block(d.get("body"), 1)
         if kind == "invariant" and d.get("value") is not None:

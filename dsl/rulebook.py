@@ -16,24 +16,12 @@ from .prose import Prose
 def _table_rows(prose: Prose, entries, prefix=()) -> list[tuple[str, str]]:
     rows = []
     for e in entries:
-        if "key" in e:
-            key = prose.name(str(e["key"]))
-        else:
-            key = str(e["from"]) if e["to"] == e["from"] else ("%s or more" % e["from"] if e["to"] is None
-                                                                else "%s to %s" % (e["from"], e["to"]))
-        path = prefix + (key,)
+        path = prefix + (prose.table_key(e),)
         if "entries" in e:
             rows.extend(_table_rows(prose, e["entries"], path))
         else:
             rows.append((" / ".join(path), prose.sentence(e["body"])))
     return rows
-
-
-def _key(prose: Prose, e) -> str:
-    if "key" in e:
-        return prose.name(str(e["key"]))
-    return str(e["from"]) if e["to"] == e["from"] else ("%s or more" % e["from"] if e["to"] is None
-                                                        else "%s to %s" % (e["from"], e["to"]))
 
 
 def _grid(prose: Prose, entries) -> list[str] | None:
@@ -44,14 +32,14 @@ def _grid(prose: Prose, entries) -> list[str] | None:
     columns = []
     for e in entries:
         for x in e["entries"]:
-            if _key(prose, x) not in columns:
-                columns.append(_key(prose, x))
-    if any([_key(prose, x) for x in e["entries"]] != columns for e in entries):
+            if prose.table_key(x) not in columns:
+                columns.append(prose.table_key(x))
+    if any([prose.table_key(x) for x in e["entries"]] != columns for e in entries):
         return None                       # rows with different columns read better as a list
     out = ["| | %s |" % " | ".join(columns), "|---|" + "---|" * len(columns)]
     for e in entries:
-        cells = {_key(prose, x): _short(prose, x["body"]) for x in e["entries"]}
-        out.append("| **%s** | %s |" % (_key(prose, e), " | ".join(_cell(cells.get(c, "-")) for c in columns)))
+        cells = {prose.table_key(x): _short(prose, x["body"]) for x in e["entries"]}
+        out.append("| **%s** | %s |" % (prose.table_key(e), " | ".join(_cell(cells.get(c, "-")) for c in columns)))
     return out
 
 

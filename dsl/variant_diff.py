@@ -61,6 +61,11 @@ def rule_diff(prose: Prose, old: dict, new: dict) -> list[str]:
             for k in dict.fromkeys(list(a) + list(b)) if a.get(k) != b.get(k)]
 
 
+def _headline(prose: Prose, d: dict) -> str:
+    """A removed rule in a few words: the first line of its prose, without the colon that opens its body."""
+    return prose.decl(d)[0].strip().rstrip(":")
+
+
 def _what(d: dict) -> str:
     return "%s '%s'" % (d["kind"], d.get("name") or d["kind"])
 
@@ -118,7 +123,7 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
                 out.extend("    " + line for line in prose.decl(d))
         elif op == "remove":
             old = index.get((ch["kind"], ch["name"]))
-            what = prose.decl(old)[0] if old is not None else ch["name"]
+            what = _headline(prose, old) if old is not None else ch["name"]
             out.append("- removes %s '%s' (%s)" % (ch["kind"], ch["name"], what))
         elif op in ("replace_step", "add_step", "remove_step"):
             verb = {"replace_step": "~ changes", "add_step": "+ adds", "remove_step": "- removes"}[op]
