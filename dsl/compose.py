@@ -56,8 +56,9 @@ def _is_path(name: str) -> bool:
 
 
 # ------------------------------------------------------------------ finding the files
-def _variant_file(root: str, name: str, ruleset: str) -> str:
-    """The file of variant ``name`` (a name among the game's variants, or a path)."""
+def _variant_file(root: str, name: str, ruleset: str, own: list[str] = ()) -> str:
+    """The file of variant ``name``: a path, a file of ``own`` (the variant file named as the
+    ruleset, and its bases) by its declared name, or a name among the game's variants."""
     from .loader import _head_of, _unreadable, variants_of
 
     if _is_path(name):
@@ -67,6 +68,9 @@ def _variant_file(root: str, name: str, ruleset: str) -> str:
         if head is None:
             raise _unreadable(name)
         return name
+    for f in own:
+        if (_head_of(f) or {}).get("name") == name:
+            return f
     variants = variants_of(root)
     for v in variants:
         if v["name"] == name:
@@ -176,7 +180,11 @@ def compose(ruleset: str, variant, players: int | None):
     root = _root_file_of(base_path)
     if root is None:
         raise _unreadable(base_path)
-    files = [_variant_file(root, name, ruleset) for name in split_variants(variant)]
+    files = [_variant_file(root, name, ruleset, chain_of(base_path)) for name in split_variants(variant)]
+    if not _same(base_path, root) and any(_same(base_path, f) for f in files):
+        # The variant file named as the ruleset is one of the variants, as a log or a save names
+        # the rules it was loaded with (three_players+mine): it comes at its place among them.
+        base_path = root
     wanted = [f for path in [base_path] + files for f in chain_of(path)]
     if players is not None and not any(_head_of_variant(f).get("for_players") for f in wanted):
         auto = player_count_file(root, players)

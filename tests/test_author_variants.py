@@ -2,6 +2,8 @@
 table, the variants listing of their own file, ..."""
 from __future__ import annotations
 
+import pytest
+
 from cli_run import run_cli
 
 # Ys's table of character powers with the Jeweller taking three gems and a new character.
@@ -26,3 +28,65 @@ def test_diff_of_a_changed_table_says_which_entries_changed(capsys, tmp_path):
     assert "    - table powers (13 entries):\n" in changed and "    + table powers (2 entries):\n" in changed
     assert "    -     2 times:\n    +     3 times:\n" in changed           # the Jeweller's entry, line by line
     assert "    -   spy:\n" in changed and "    -   queen:\n" in changed     # the entries it dropped
+
+
+# A house rule of Ys for two or three players: played on the game's rules for that count.
+HOUSE = '''variant lively "Lively market" extends ys:
+    description "For 2 or 3: the columns move the quotations further."
+    replace game ys "Ys, lively":
+        players 2..3
+        score vp
+        max_rounds 4
+        rounds reveal, bidding, placement, counting
+    replace let quotation_moves = [3, 1, -1, -3]
+'''
+
+
+def _house(tmp_path):
+    f = tmp_path / "ys.lively.rules"
+    f.write_text(HOUSE, encoding="utf-8")
+    return str(f)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_log_of_a_variant_file_played_for_a_count_replays(capsys, tmp_path, players):
+    f, log = _house(tmp_path), str(tmp_path / "g.jsonl")
+    code, _, err = run_cli(capsys, "play", f, "--players", str(players), "--seed", "1", "--log", log)
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "replay", log)
+    assert code == 0 and "identical result" in out, err
+
+
+def test_a_variant_file_on_the_rules_for_its_count_resumes(tmp_path):
+    from provost.interpreter.engine import Game
+    f = _house(tmp_path)
+    for players in (None, 2):
+        g = Game.new(f, players=players, seed=1)
+        assert "lively" in g.rs.variant and g.rs.variant != "lively"     # three_players+lively, ...
+        for _ in range(30):
+            g.apply(g.legal_options()[-1])
+        back = Game.from_json(g.to_json())
+        assert back.to_json() == g.to_json() and back.legal_options() == g.legal_options()
+
+
+def test_the_web_table_starts_a_variant_file_for_each_count_it_offers(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.app import create_app
+    f = _house(tmp_path)
+    offered = _offered(f)
+    assert offered[0]["players"] == [2, 3]
+    c = TestClient(create_app(offered, {}, str(tmp_path / "saves")), raise_server_exceptions=False)
+    for players in (2, 3):
+        r = c.post("/api/games", json={"ruleset": offered[0]["ruleset"], "players": players,
+                                       "agents": ["human", "random"], "seed": 1})
+        assert r.status_code == 200, r.text
+        url = "/api" + r.json()["seats"][0]["url"]
+        state = c.get(url).json()
+        assert state["your_turn"] or state["bot_to_move"]
+        if state["your_turn"]:
+            move = c.post(url + "/move", json={"option": state["view"]["options"][0]["id"], "n": state["decisions"]})
+            assert move.status_code == 200, move.text

@@ -156,9 +156,8 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             raise TableError(400, "agents must be a list of names")
         from provost.interpreter.engine import players_out_of_range
         from provost.interpreter.gamelog import load_rules
-        from provost.dsl.loader import shipped_game
-        if players is not None:         # a shipped game: the rules for that count, as play --players loads them
-            rs = load_rules(ruleset, variant, players if shipped_game(ruleset) is not None else None)
+        if players is not None:         # the rules for that count, as play --players and Table.new load them
+            rs = load_rules(ruleset, variant, players)
             problem = players_out_of_range(rs, players)
             if problem:
                 raise TableError(400, problem)

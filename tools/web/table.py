@@ -74,13 +74,12 @@ class Table:
         from provost.interpreter.engine import Game
         from provost.interpreter.gamelog import load_rules
 
-        from provost.dsl.loader import shipped_game
-
-        # A shipped game for a count its variants give the rules for (Ys for 2) is loaded with
-        # them, as provost play --players loads it, and saved under the composition's name
-        # (three_players+three_players_short+two_players), as play's logs name it.
-        composed = players is not None and shipped_game(ruleset) is not None
-        rs = load_rules(ruleset, variant, players if composed else None)   # RulesError: reported by the caller
+        # Rules for a count the game's variants give the rules for (Ys for 2, or a variant file
+        # of Ys for 2 and 3) are loaded with them, as provost play --players loads them, and
+        # saved under the composition's name (three_players+three_players_short+two_players, or
+        # three_players+mine for the file), as play's logs name it.
+        composed = players is not None
+        rs = load_rules(ruleset, variant, players)   # RulesError: reported by the caller
         variant = rs.variant_source or (rs.variant if composed else variant)   # a variant file: its absolute path
         game = Game.new(rs, players=players, seed=seed)
         n = game.s.humans
