@@ -376,6 +376,15 @@ def default_players(rs: Ruleset) -> int:
     return max(lo, min(4, hi))
 
 
+def own_count(rs: Ruleset) -> int | None:
+    """The count rules loaded without one are played for when the game's own rules for it were
+    not loaded: a variant whose own count (`players 2..2` on Caylus) lies outside the game's is
+    played with the rules the game has for that count, as `players=N` would load it.  None when
+    the rules are played as loaded."""
+    n = default_players(rs)
+    return n if _lacks_count_rules(rs, n) else None
+
+
 def _lacks_count_rules(rs: Ruleset, players: int) -> bool:
     """A variant allows ``players``, but the game's own rules for that count were not loaded."""
     root = rs.root_players
@@ -957,11 +966,9 @@ def load_checked(ruleset: str, variant: str | None = None, players: int | None =
     if hit is not None and _files_digest(hit[1]) == hit[0]:
         return copy.copy(hit[1])
     rs = _load_checked(ruleset, variant, players)
-    if players is None and _lacks_count_rules(rs, default_players(rs)):
-        # A variant whose own count (`players 2..2` on Caylus) lies outside the game's: loaded
-        # with the rules the game has for that count, as `players=N` would load it.
+    if players is None and own_count(rs) is not None:
         with contextlib.suppress(RulesError):       # none for that count: E001 says so in play
-            rs = _load_checked(ruleset, variant, default_players(rs))
+            rs = _load_checked(ruleset, variant, own_count(rs))
     digest = _files_digest(rs)
     if digest is not None:
         _CHECKED[key] = (digest, rs)

@@ -90,3 +90,16 @@ def test_the_web_table_starts_a_variant_file_for_each_count_it_offers(tmp_path):
         if state["your_turn"]:
             move = c.post(url + "/move", json={"option": state["view"]["options"][0]["id"], "n": state["decisions"]})
             assert move.status_code == 200, move.text
+
+
+@pytest.mark.parametrize("count", [[], ["--players", "3"]])
+def test_the_rulebook_of_a_variant_file_is_of_the_rules_play_plays(capsys, tmp_path, count):
+    """Without --players, play plays a variant of Ys for 2 or 3 on the 3-player rules: the rulebook
+    describes those, and says what the file changes in them."""
+    f = _house(tmp_path)
+    code, out, err = run_cli(capsys, "rulebook", f, *count)
+    assert code == 0, err
+    assert out.startswith("# Ys (3 players), Lively market\n") and "For 3 players." in out
+    assert "- port takes is 2, 1, 0\n" in out                          # the 3-player rules' ports
+    changes = out.split("## What this variant changes", 1)[1].split("```")[1]
+    assert "Lively market (lively) changes ys:" in changes and "+ quotation moves is 3, 1, -1, -3" in changes
