@@ -470,7 +470,8 @@ def _unreadable(path: str) -> RulesError:
 
 def describe_file(path: str) -> dict:
     """What `provost variants PATH` lists: the game of a rule file (a variant file's base game)
-    with its variants, in the shape of `list_shipped`'s entries."""
+    with its variants, in the shape of `list_shipped`'s entries; a variant file that is not among
+    them is listed last, marked ``this_file``."""
     if _head_of(path) is None:
         raise _unreadable(path)
     root = _root_file_of(path)
@@ -478,7 +479,12 @@ def describe_file(path: str) -> dict:
         head = _head_of(path)
         raise RulesError([Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
                                      "cannot find the base ruleset '%s'" % head.get("extends"))])
-    return dict(_entry(_head_of(root), root), variants=variants_of(root))
+    variants = variants_of(root)
+    head = _head_of(path)
+    if head["kind"] == "variant" and not any(os.path.abspath(v["path"]) == os.path.abspath(path) for v in variants):
+        # a variant file away from its game (an author's own): listed too, as this file
+        variants.append(dict(_entry(head, path), this_file=True))
+    return dict(_entry(_head_of(root), root), variants=variants)
 
 
 def _find_base(ref: str, from_path: str) -> str | None:

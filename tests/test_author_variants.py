@@ -103,3 +103,13 @@ def test_the_rulebook_of_a_variant_file_is_of_the_rules_play_plays(capsys, tmp_p
     assert "- port takes is 2, 1, 0\n" in out                          # the 3-player rules' ports
     changes = out.split("## What this variant changes", 1)[1].split("```")[1]
     assert "Lively market (lively) changes ys:" in changes and "+ quotation moves is 3, 1, -1, -3" in changes
+
+
+def test_variants_of_an_authors_file_lists_it_with_its_description(capsys, tmp_path):
+    f = _house(tmp_path)
+    code, out, err = run_cli(capsys, "variants", f)
+    assert code == 0, err
+    rows = out.splitlines()
+    assert rows[1].split()[:2] == ["ys", "(base)"] and "three_players (--players 3)" in out
+    assert rows[-1].split()[:4] == ["lively", "(this", "file)", "Lively"]
+    assert rows[-1].endswith("For 2 or 3: the columns move the quotations further.")

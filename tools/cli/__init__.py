@@ -478,6 +478,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
         for variant in ruleset.get("variants", []):
             counts = variant.get("for_players")
             name = variant["name"] + (" (--players %s)" % ",".join(map(str, counts)) if counts else "")
+            name += " (this file)" if variant.get("this_file") else ""
             rows.append(("", name, variant.get("title") or "", variant.get("description") or ""))
     if sys.stdout.isatty():
         _print_rich_table(header, rows)
