@@ -395,19 +395,34 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
     lo, hi = rs.game().get("players") or [1, 8]
     title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    counted = _counts_with_rules(rs)
     if lo <= players <= hi:
-        if _lacks_count_rules(rs, players):
+        if not _lacks_count_rules(rs, players):
+            return None
+        if players in counted:
             return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
                 % (title, players, players, players)
-        return None
-    allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+        # A variant allows a count (players 2..6 on Ys) that neither the game nor its variants have rules for.
+        glo, ghi = rs.root_players
+        return "%s allows %d players, but the game has no rules for %d players (its own are for %s%s); a variant " \
+            "that gives them says 'for_players %d'" % (title, players, players, _count_range(glo, ghi),
+                                                     "; its variants give them for %s" % ", ".join(map(str, counted))
+                                                     if counted else "", players)
     # Other counts the game's variants give rules for (Ys for 2 and 3): say so, or the message
     # would tell a user that 4 is the only count.
-    others = sorted({n for v in variants_of(rs.chain[0]) for n in v.get("for_players") or []
-                     if not lo <= n <= hi}) if rs.chain else []
+    others = [n for n in counted if not lo <= n <= hi]
     more = (" (and for %s players with their own rules: players=N, --players N)" % ", ".join(map(str, others))
             if others else "")
-    return "%s is for %s, not %d%s" % (title, allowed, players, more)
+    return "%s is for %s, not %d%s" % (title, _count_range(lo, hi), players, more)
+
+
+def _count_range(lo: int, hi: int) -> str:
+    return "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
+
+
+def _counts_with_rules(rs: Ruleset) -> list[int]:
+    """The player counts the game's variants give the rules for (`for_players`)."""
+    return sorted({n for v in variants_of(rs.chain[0]) for n in v.get("for_players") or []}) if rs.chain else []
 
 
 def _root_file_of(path: str, depth: int = 0) -> str | None:

@@ -113,3 +113,14 @@ def test_variants_of_an_authors_file_lists_it_with_its_description(capsys, tmp_p
     assert rows[1].split()[:2] == ["ys", "(base)"] and "three_players (--players 3)" in out
     assert rows[-1].split()[:4] == ["lively", "(this", "file)", "Lively"]
     assert rows[-1].endswith("For 2 or 3: the columns move the quotations further.")
+
+
+def test_a_count_no_rules_exist_for_is_not_told_to_use_the_flag_it_used(capsys, tmp_path):
+    """A house rule that allows Ys for 2 to 6: --players 5 has no rules to load; the message said
+    to load it with --players 5, which the user had just done."""
+    f = tmp_path / "ys.wide.rules"
+    f.write_text(HOUSE.replace("players 2..3", "players 2..6").replace("lively", "wide"), encoding="utf-8")
+    code, _, err = run_cli(capsys, "play", str(f), "--players", "5", "--no-log")
+    assert code != 0 and "--players 5" not in err
+    assert "the game has no rules for 5 players (its own are for 4 players; its variants give them for 2, 3)" in err
+    assert "'for_players 5'" in err
