@@ -88,7 +88,7 @@ def compare(a_title: str, a_decls: list[dict], b_title: str, b_decls: list[dict]
     for key, d in a_index.items():
         if key not in b_index:
             removed += 1
-            out += ["", "- removes %s (%s)" % (_what(d), prose.decl(d)[0].strip())]
+            out += ["", "- removes %s (%s)" % (_what(d), _headline(prose, d))]
     if not (changed or added or removed):
         out.append("  the two rulesets have the same rules")
     else:
