@@ -74,8 +74,8 @@ class Program:
         self.tables = {}
         for d in decls:
             if d["kind"] == "table":
-                self.tables[d["name"]] = TableRef([])
-                self.tables[d["name"]].entries = self._table(d["entries"]).entries
+                self.tables[d["name"]] = TableRef([], d["name"])
+                self.tables[d["name"]].entries = self._table(d["entries"], d["name"]).entries
         for name, d in self.effects.items():
             self.stmt.compile_into(self.effect_nodes[name], d["body"], frozenset(d["params"]) | {"player"})
         base_scope = frozenset({"player"})
@@ -216,16 +216,16 @@ class Program:
         return self._let_funcs[name]
 
     # ------------------------------------------------------------ tables
-    def _table(self, entries) -> TableRef:
+    def _table(self, entries, name: str) -> TableRef:
         out = []
         for e in entries:
             key = e["key"] if "key" in e else (e["from"], e["to"])
             if "entries" in e:
-                payload = self._table(e["entries"])
+                payload = self._table(e["entries"], "%s[%s]" % (name, key if "key" in e else e["from"]))
             else:
                 payload = self.stmt.block(e["body"], frozenset({"player"}))
             out.append((key, payload))
-        return TableRef(out)
+        return TableRef(out, name)
 
     # ------------------------------------------------------------ attributes of spaces and tiles
     def attribute(self, g, x, attr, pos):

@@ -23,10 +23,11 @@ class RuleRuntimeError(Exception):
 
 class TableRef:
     """A table, or a row of one, while an expression indexes into it."""
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "name")
 
-    def __init__(self, entries):
+    def __init__(self, entries, name: str = "table"):
         self.entries = entries   # list of (key, payload): key is a symbol or (from, to); payload node id or TableRef
+        self.name = name         # as the error names it: powers, favors[prestige]
 
     def lookup(self, key, pos):
         for k, payload in self.entries:
@@ -35,7 +36,7 @@ class TableRef:
                     return payload
             elif k == key:
                 return payload
-        raise RuleRuntimeError("table has no entry for %r" % (key,), pos)
+        raise RuleRuntimeError("table '%s' has no entry for %r" % (self.name, key), pos)
 
 
 #: At most this many entries are kept per option (``kept_entry``): the values of a parameter are

@@ -24,3 +24,19 @@ def test_failure_in_play_is_at_the_failing_statement(name, tmp_path, capsys):
     path, said = play_failing(capsys, tmp_path, body)
     assert "%s:%s: error: while playing:" % (path, where) in said, said
     assert word in said and "[%s]" % code_ in said
+
+
+def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
+    # A variant adds a value to an enum and not to the table that a `do` looks it up in: the
+    # error names the table to complete, at the lookup.
+    from cli_run import run_cli
+
+    path = tmp_path / "t.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+                    "resource pp, coin\nenum kind a, b, c\norder turn_order\n"
+                    "table bonus:\n    a: gain 1 pp\n    b: gain 2 pp\n"
+                    "phase p:\n    each player in turn_order:\n        do bonus[c if held(coin) == 0 else a]\n")
+    assert run_cli(capsys, "check", str(path))[0] == 0
+    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1")
+    assert code == 1
+    assert "%s:14:12: error: while playing: table 'bonus' has no entry for 'c' [E100]" % path in err
