@@ -394,11 +394,11 @@ def _lacks_count_rules(rs: Ruleset, players: int) -> bool:
 def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     """Why ``players`` cannot play these rules (``caylus (two_players) is for 2 players, not 3``), or None."""
     lo, hi = rs.game().get("players") or [1, 8]
+    if lo <= players <= hi and not _lacks_count_rules(rs, players):
+        return None                         # (every new game asks: the variants are read only to explain)
     title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
     counted = _counts_with_rules(rs)
     if lo <= players <= hi:
-        if not _lacks_count_rules(rs, players):
-            return None
         if players in counted:
             return "%s was loaded without the rules for %d players: load it with players=%d (--players %d)" \
                 % (title, players, players, players)

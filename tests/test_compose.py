@@ -242,3 +242,16 @@ def test_diff_with_players_compares_the_rules_for_that_count(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Ys (3 players) (ys) -> Ys (3 players), King's Favor (kings_favor):")
     assert "removes space 'm_blue_1'" not in out          # both sides have the 3-player rules
+
+
+def test_a_count_the_rules_allow_is_answered_without_reading_the_variants(monkeypatch):
+    # Game.new asks at every new game: listing the game's variants (a folder read) costs a
+    # random Caylus game 0.9 M instructions, so it is read only to explain a refused count.
+    from provost.dsl import loader
+
+    rs = load_checked("caylus")
+
+    def unexpected(path):
+        raise AssertionError("variants read for a count the rules allow")
+    monkeypatch.setattr(loader, "variants_of", unexpected)
+    assert loader.players_out_of_range(rs, 4) is None
