@@ -257,8 +257,8 @@ def merge_against_base(head: dict, path: str, where: str, own_bases: list):
 
 
 def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnostic]:
-    """A step this variant replaces or removes that another variant of the composition already
-    changed: the two cannot both hold (a step has no attributes to merge)."""
+    """A step (or a table's entry) this variant replaces or removes that another variant of the
+    composition already changed: the two cannot both hold (a step has no attributes to merge)."""
     out = []
     for ch in head.get("changes") or []:
         if ch["op"] not in ("replace_step", "remove_step"):
@@ -271,6 +271,14 @@ def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnos
                 out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
                                       "step %s.%s: %s and %s both change it; they cannot be composed"
                                       % (ch["phase"], ch["step"], os.path.basename(origin), os.path.basename(where))))
+    for ch in head.get("changes") or []:
+        if ch["op"] not in ("replace_entry", "remove_entry"):
+            continue
+        origin = (rs.entry_files.get(("table", ch["table"])) or {}).get(ch["key"])
+        if origin and not any(_same(origin, f) for f in own_bases):
+            out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
+                                  "entry %s.%s: %s and %s both change it; they cannot be composed"
+                                  % (ch["table"], ch["key"], os.path.basename(origin), os.path.basename(where))))
     return out
 
 

@@ -114,9 +114,21 @@ class Builder:
             elif change == "replace_step":
                 changes.append({"op": "replace_step", "phase": it["phase"], "step": it["step"],
                                 "body": it["body"], "pos": it["pos"]})
+            elif change in ("replace_entry", "add_entry"):
+                # The entry as the table would hold it (`KEY:` with statements, or nested entries).
+                entry = self.table_entries([{"s": "block", "label": it["key"], "body": it["body"],
+                                             "pos": it["pos"]}])[0]
+                out = {"op": change, "table": it["table"], "key": it["key"], "entry": entry, "pos": it["pos"]}
+                if change == "add_entry":
+                    out["after"] = it["after"]
+                    if it.get("before"):
+                        out["before"] = it["before"]
+                changes.append(out)
             else:
                 out = {"op": "remove", "kind": it["kind"], "name": it["name"], "pos": it["pos"]}
-                if "step" in it:
+                if "step" in it and it["kind"] in ("entry", "table"):
+                    out = {"op": "remove_entry", "table": it["name"], "key": it["step"], "pos": it["pos"]}
+                elif "step" in it:
                     out = {"op": "remove_step", "phase": it["name"], "step": it["step"], "pos": it["pos"]}
                 changes.append(out)
         out = {"kind": "variant", "name": item["name"], "title": item["title"], "extends": item["extends"],

@@ -42,6 +42,9 @@ class Ruleset:
     # Phases whose steps come from several files (a variant replaced or added a step):
     # (phase kind, phase name) -> {step name: the file its body came from}.
     step_files: dict = field(default_factory=dict)
+    # Tables whose entries come from several files (a variant replaced or added an entry):
+    # ("table", table name) -> {entry key: the file it came from}.
+    entry_files: dict = field(default_factory=dict)
     # The absolute path of the file loaded when the rules were named by a path, None when they
     # were named as a shipped ruleset: a saved game names the rules the same way to resume.
     source_path: str | None = None
@@ -108,12 +111,17 @@ def _position_files(rs: Ruleset) -> dict:
 
     for d, path in zip(rs.decls, rs.files):
         origins = rs.step_files.get(_decl_key(d)) or {}
-        walk({k: v for k, v in d.items() if k != "body"}, path)
+        split = d.get("kind") == "table" and _decl_key(d) in rs.entry_files
+        walk({k: v for k, v in d.items() if k != "body" and not (split and k == "entries")}, path)
         for st in d.get("body") or [] if isinstance(d.get("body"), list) else []:
             is_step = isinstance(st, dict) and st.get("s") == "step"
             walk(st, origins.get(st.get("name"), path) if is_step else path)
         if not isinstance(d.get("body"), list) and d.get("body") is not None:
             walk(d["body"], path)
+        if d.get("kind") == "table" and _decl_key(d) in rs.entry_files:
+            origins = rs.entry_files[_decl_key(d)]
+            for e in d.get("entries") or []:
+                walk(e, origins.get(e.get("key"), origins.get("", path)))
     for key in twice:
         by_value.pop(key, None)
     by_id.update(by_value)
@@ -771,6 +779,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
             rs.step_files.pop(key, None)
+            rs.entry_files.pop(key, None)
         elif op == "remove":
             key = (ch["kind"], ch["name"])
             if key not in index:
@@ -781,6 +790,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             rs.decls[i] = None
             rs.files[i] = None
             rs.step_files.pop(key, None)
+            rs.entry_files.pop(key, None)
         elif op in ("replace_step", "remove_step", "add_step"):
             key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
             if key is None:
@@ -831,10 +841,57 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             else:
                 origins.pop(ch["step"], None)
             rs.step_files[key] = origins
+        elif op in ("replace_entry", "remove_entry", "add_entry"):
+            _change_entry(rs, ch, index, path, err)
     keep = [(d, f) for d, f in zip(rs.decls, rs.files) if d is not None]
     rs.decls = [d for d, _ in keep]
     rs.files = [f for _, f in keep]
     return diags
+
+
+def _change_entry(rs: Ruleset, ch: dict, index: dict, path: str, err) -> None:
+    """``replace entry``, ``add entry``, ``remove entry``: one top-level entry of a table, the
+    table's other entries kept (with the file each came from)."""
+    op, key = ch["op"], ("table", ch["table"])
+    verb = {"replace_entry": "replace", "add_entry": "add", "remove_entry": "remove"}[op]
+    if key not in index:
+        tables = [k[1] for k in index if k[0] == "table"]
+        err(ch["pos"], "cannot %s entry '%s' of table '%s': the base has no such table%s"
+            % (verb, ch["key"], ch["table"], did_you_mean(str(ch["table"]), tables)))
+        return
+    table = dict(rs.decls[index[key]])
+    entries = list(table.get("entries") or [])
+    keys = [e["key"] for e in entries if "key" in e]
+    # "" is the file of the entries no change can name (those keyed by numbers).
+    origins = dict(rs.entry_files.get(key) or {"": rs.files[index[key]], **{k: rs.files[index[key]] for k in keys}})
+    if op == "add_entry":
+        if ch["key"] in keys:
+            err(ch["pos"], "table '%s' already has an entry '%s'; use 'replace entry'" % (ch["table"], ch["key"]))
+            return
+        anchor = ch["after"] if ch.get("after") is not None else ch.get("before")
+        if anchor is not None and anchor not in keys:
+            err(ch["pos"], "table '%s' has no entry '%s'%s" % (ch["table"], anchor, did_you_mean(anchor, keys)))
+            return
+        at = len(entries) if anchor is None else (ch.get("after") is not None) + next(
+            i for i, e in enumerate(entries) if e.get("key") == anchor)
+        entries.insert(at, ch["entry"])
+        origins[ch["key"]] = path
+    else:
+        at = next((i for i, e in enumerate(entries) if e.get("key") == ch["key"]), None)
+        if at is None:
+            err(ch["pos"], "cannot %s entry '%s' of table '%s': it has none%s"
+                % (verb, ch["key"], ch["table"], did_you_mean(ch["key"], keys)))
+            return
+        if op == "replace_entry":
+            entries[at] = ch["entry"]
+            origins[ch["key"]] = path
+        else:
+            del entries[at]
+            origins.pop(ch["key"], None)
+    table["entries"] = entries
+    rs.decls[index[key]] = table
+    rs.files[index[key]] = path
+    rs.entry_files[key] = origins
 
 
 # ------------------------------------------------------------------ variants' errors in the variant
@@ -843,7 +900,8 @@ _QUOTED = re.compile(r"'([^']+)'")
 
 def _change_names(ch: dict) -> set:
     d = ch.get("decl") if isinstance(ch.get("decl"), dict) else {}
-    return {n for n in (ch.get("name"), d.get("name"), ch.get("phase"), ch.get("step")) if isinstance(n, str)}
+    return {n for n in (ch.get("name"), d.get("name"), ch.get("phase"), ch.get("step"), ch.get("table"), ch.get("key"))
+            if isinstance(n, str)}
 
 
 def _blame_the_variant(rs: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]:
@@ -964,7 +1022,7 @@ _CHECKED: dict = {}
 def _files_digest(rs: Ruleset) -> str | None:
     """One digest of the contents of every file RS was built from, None when one is unreadable."""
     files = set(rs.chain) | set(rs.files)
-    for steps in rs.step_files.values():
+    for steps in list(rs.step_files.values()) + list(rs.entry_files.values()):
         files |= set(steps.values())
     h = hashlib.sha256()
     for path in sorted(files):

@@ -111,6 +111,21 @@ class ToIR(Transformer_NonRecursive):
         return {"change": "add_step", "phase": str(phase), "step": str(step), "after": None,
                 "before": str(before), "body": body, "pos": pos_of(meta)}
 
+    def replace_entry(self, meta, children):
+        table, key, body = children
+        return {"change": "replace_entry", "table": str(table), "key": str(key), "body": body,
+                "pos": pos_of(meta)}
+
+    def add_entry(self, meta, children):
+        table, key, after, body = children
+        return {"change": "add_entry", "table": str(table), "key": str(key),
+                "after": str(after) if after is not None else None, "body": body, "pos": pos_of(meta)}
+
+    def add_entry_before(self, meta, children):
+        table, key, before, body = children
+        return {"change": "add_entry", "table": str(table), "key": str(key), "after": None,
+                "before": str(before), "body": body, "pos": pos_of(meta)}
+
     def remove_decl(self, meta, children):
         kind, name, sub = children
         out = {"change": "remove", "kind": str(kind), "name": str(name), "pos": pos_of(meta)}

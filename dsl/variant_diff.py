@@ -138,4 +138,16 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
                 out.extend(line_diff(prose.block(was["body"]), prose.block(ch["body"])))
             elif "body" in ch:
                 out.extend("    " + line for line in prose.block(ch["body"]))
+        elif op in ("replace_entry", "add_entry", "remove_entry"):
+            verb = {"replace_entry": "~ changes", "add_entry": "+ adds", "remove_entry": "- removes"}[op]
+            where = " after entry '%s'" % ch["after"] if ch.get("after") else (
+                " before entry '%s'" % ch["before"] if ch.get("before") else "")
+            out.append("%s entry '%s' of table %s%s" % (verb, ch["key"], ch["table"], where)
+                       + (":" if "entry" in ch else ""))
+            old = index.get(("table", ch["table"]))
+            was = next((e for e in old.get("entries") or [] if e.get("key") == ch["key"]), None) if old else None
+            if op == "replace_entry" and was is not None:
+                out.extend(line_diff(prose.entries([was]), prose.entries([ch["entry"]])))
+            elif "entry" in ch:
+                out.extend("    " + line for line in prose.entries([ch["entry"]]))
     return out

@@ -104,14 +104,21 @@ class Symbols:
 
 
 def _step_node_files(ruleset) -> dict[int, str]:
-    """id of every IR node inside a step that came from another file than its phase -> that file."""
+    """id of every IR node inside a step that came from another file than its phase (or inside a
+    table's entry that came from another file than its table) -> that file."""
     out: dict[int, str] = {}
+    entry_files = getattr(ruleset, "entry_files", None) or {}
     for d, path in zip(ruleset.decls, ruleset.files):
-        origins = ruleset.step_files.get((d["kind"], d.get("name") or d["kind"])) if ruleset.step_files else None
-        if not origins:
-            continue
-        for st in d.get("body") or []:
-            origin = origins.get(st.get("name")) if st.get("s") == "step" else None
+        if d["kind"] == "table" and (d["kind"], d.get("name")) in entry_files:
+            # a table whose entries came from several files (a variant's `replace entry`)
+            origins = entry_files[(d["kind"], d.get("name"))]
+            parts = [(e, origins.get(e.get("key"), origins.get(""))) for e in d.get("entries") or []]
+        else:
+            origins = ruleset.step_files.get((d["kind"], d.get("name") or d["kind"])) if ruleset.step_files else None
+            if not origins:
+                continue
+            parts = [(st, origins.get(st.get("name")) if st.get("s") == "step" else None) for st in d.get("body") or []]
+        for st, origin in parts:
             if origin is None or origin == path:
                 continue
             stack = [st]

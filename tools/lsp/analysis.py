@@ -166,6 +166,10 @@ LINE_BINDERS = re.compile(r"\b(?:for|each)\s+([A-Za-z_]\w*)\s+in\b"
                           r"|^\s*(?:replace\s+)?(?:effect|let)\s+\w+\s*\(([^)]*)\)")
 TRIGGER_EVENT = re.compile(r"^\s*(?:replace\s+)?trigger\s+\w+\s+on\s+$")
 REMOVE = re.compile(r"^\s*remove\s+(?:(\w+)\s+)?$")
+#: A variant's change of one part of a declaration: `replace|add step`, `replace|add|remove entry`.
+CHANGE_WORDS = {"replace": ("step", "entry"), "add": ("step", "entry"), "remove": ("step", "entry")}
+CHANGE_PART = re.compile(r"^\s*(?:replace|add|remove)\s+(step|entry)\s+(?:(\w+)\.)?$")
+REPLACE_OR_ADD = re.compile(r"^\s*(replace|add)\s+$")
 #: A declaration's head (a variant's `replace` of one included) and its kind; a name must follow,
 #: so a table's `space:` label is not taken for one.
 DECL_HEAD = re.compile(r"^\s*(?:replace\s+)?([a-z_]+)\s+\w")
@@ -216,17 +220,42 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
         return [(n, "category", "") for n in _names_of_kind(path, texts, "category")]
     if TRIGGER_EVENT.match(before):
         return [(e, "event", "binds " + ", ".join(b)) for e, b in EVENTS.items()]
+    part = CHANGE_PART.match(before)
+    if part:
+        # The line being typed (`replace entry powers.`) does not parse yet: the rules without it.
+        without = "\n".join(lines[:line] + [""] + lines[line + 1:])
+        return _change_part_names(path, dict(texts, **{_abs(path): without}), part.group(1), part.group(2))
+    change = REPLACE_OR_ADD.match(before)
+    if change:
+        return words((list(KINDS) if change.group(1) == "replace" else []) + list(CHANGE_WORDS[change.group(1)]))
     remove = REMOVE.match(before)
     if remove and remove.group(1):
         return [(n, remove.group(1), "") for n in _names_of_kind(path, texts, remove.group(1))]
     if remove:
-        return words(KINDS)
+        return words(list(KINDS) + list(CHANGE_WORDS["remove"]))
     local |= {n.strip() for m in LINE_BINDERS.finditer(before) for n in (m.group(1) or m.group(2)).split(",")}
     out = [(n, "local", "") for n in sorted(local - {""})]
     out += named(lambda d: d.kind not in NOT_VALUES and d.name not in local)
     out += [(n, "function", s.says[:80]) for n, s in FUNCTIONS.items()]
     out += [(n, "constant", "") for n in CONSTANTS] + [(n, "context", s) for n, s in CONTEXT_NAMES.items()]
     return out + words(EXPRESSION_WORDS)
+
+
+def _change_part_names(path: str, texts: dict[str, str], part: str, owner: str | None) -> list[tuple[str, str, str]]:
+    """After `replace entry ` the tables (after `replace step ` the phases, setup and final);
+    after `replace entry TABLE.` the table's named entries (after `replace step PHASE.` its steps)."""
+    with edited_texts(texts):
+        rs, _ = resolve(path)
+    decls = rs.decls if rs is not None else ()
+    kinds = ("table",) if part == "entry" else ("phase", "setup", "final")
+    if owner is None:
+        return [(d.get("name") or d["kind"], d["kind"], "") for d in decls if d.get("kind") in kinds]
+    found = next((d for d in decls if d.get("kind") in kinds and (d.get("name") or d["kind"]) == owner), None)
+    if found is None:
+        return []
+    if part == "entry":
+        return [(e["key"], "entry", "") for e in found.get("entries") or [] if "key" in e]
+    return [(st["name"], "step", "") for st in found.get("body") or [] if st.get("s") == "step"]
 
 
 def _names_of_kind(path: str, texts: dict[str, str], kind: str) -> list[str]:
