@@ -113,12 +113,12 @@ def player_count_file(root: str, players: int) -> str | None:
 
 
 # ------------------------------------------------------------------ merging
-def _strip(v):
+def without_positions(v):
     """A value without its source positions, for comparing declarations from different files."""
     if isinstance(v, dict):
-        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
+        return {k: without_positions(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
     if isinstance(v, list):
-        return [_strip(x) for x in v]
+        return [without_positions(x) for x in v]
     return v
 
 
@@ -143,7 +143,7 @@ def merge_decl(ancestor: dict, current: dict, theirs: dict, their_title: str) ->
     for key in dict.fromkeys(list(current) + list(theirs)):
         if key == "pos" or key.endswith("_pos"):
             continue
-        a, c, t = (_strip(d.get(key)) for d in (ancestor, current, theirs))
+        a, c, t = (without_positions(d.get(key)) for d in (ancestor, current, theirs))
         if t == a or c == t:
             continue                                    # they left it alone, or agree
         if c == a:

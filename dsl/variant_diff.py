@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 
+from .compose import without_positions
 from .loader import _decl_key
 from .prose import Prose
 
@@ -28,17 +29,9 @@ def line_diff(old: list[str], new: list[str], indent: str = "    ") -> list[str]
     return out
 
 
-def _strip(v):
-    if isinstance(v, dict):
-        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
-    if isinstance(v, list):
-        return [_strip(x) for x in v]
-    return v
-
-
 def same_rules(a: list[dict], b: list[dict]) -> bool:
     """Whether two lists of declarations say the same, wherever their lines are."""
-    return _strip(a) == _strip(b)
+    return without_positions(a) == without_positions(b)
 
 
 def _value(v) -> str:
@@ -46,7 +39,7 @@ def _value(v) -> str:
         return ", ".join(map(str, v)) or "none"
     if v is None or v == []:
         return "none"
-    text = v if isinstance(v, str) else json.dumps(_strip(v), separators=(",", ":"))
+    text = v if isinstance(v, str) else json.dumps(without_positions(v), separators=(",", ":"))
     return text if len(text) <= 100 else text[:97] + "..."
 
 
@@ -56,7 +49,7 @@ def rule_diff(prose: Prose, old: dict, new: dict) -> list[str]:
     lines = line_diff(prose.decl(old), prose.decl(new))
     if lines:
         return lines
-    a, b = _strip(old), _strip(new)
+    a, b = without_positions(old), without_positions(new)
     return ["    %s: %s -> %s" % (k, _value(a.get(k)), _value(b.get(k)))
             for k in dict.fromkeys(list(a) + list(b)) if a.get(k) != b.get(k)]
 

@@ -7,21 +7,13 @@ import os
 
 import pytest
 
-from provost.dsl.compose import merge_decl, split_variants
+from provost.dsl.compose import merge_decl, split_variants, without_positions as _strip
 from provost.dsl.loader import load_checked, shipped_dir
 from provost.dsl.variant_diff import line_diff
 from provost.interpreter.engine import Game
 from provost.tools.cli import main
 
 RULESETS = shipped_dir()
-
-
-def _strip(v):
-    if isinstance(v, dict):
-        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
-    if isinstance(v, list):
-        return [_strip(x) for x in v]
-    return v
 
 
 def _rules_but_the_header(rs):

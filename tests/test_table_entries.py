@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from provost.dsl import schema as S
+from provost.dsl.compose import without_positions as _strip
 from provost.dsl.fmt import format_text
 from provost.dsl.loader import check_file, dump_ir, load_checked, parse_file, shipped_dir
 from provost.interpreter.engine import Game
@@ -31,14 +32,6 @@ BY_ENTRY = ('variant smuggler "Smuggler" extends ys:\n'
             + '    add entry powers.smuggler after spy:\n' + SMUGGLER)
 # Removing a power the cards still name is an error in play, not in the checker: not played.
 WITH_REMOVE = BY_ENTRY + '    remove entry powers.bishop\n'
-
-
-def _strip(v):
-    if isinstance(v, dict):
-        return {k: _strip(x) for k, x in v.items() if k != "pos" and not k.endswith("_pos")}
-    if isinstance(v, list):
-        return [_strip(x) for x in v]
-    return v
 
 
 def _whole_table(jeweller: str = JEWELLER, smuggler: str | None = SMUGGLER, drop=()) -> str:
