@@ -261,24 +261,19 @@ def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnos
     composition already changed: the two cannot both hold (a step has no attributes to merge)."""
     out = []
     for ch in head.get("changes") or []:
-        if ch["op"] not in ("replace_step", "remove_step"):
+        if ch["op"] in ("replace_step", "remove_step"):
+            what = "step %s.%s" % (ch["phase"], ch["step"])
+            origins = [o[ch["step"]] for key, o in rs.step_files.items() if key[1] == ch["phase"] and ch["step"] in o]
+        elif ch["op"] in ("replace_entry", "remove_entry"):
+            what = "entry %s.%s" % (ch["table"], ch["key"])
+            origins = [(rs.entry_files.get(("table", ch["table"])) or {}).get(ch["key"])]
+        else:
             continue
-        for key, origins in rs.step_files.items():
-            if key[1] != ch["phase"] or ch["step"] not in origins:
-                continue
-            origin = origins[ch["step"]]
+        for origin in origins:
             if origin and not any(_same(origin, f) for f in own_bases):
                 out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
-                                      "step %s.%s: %s and %s both change it; they cannot be composed"
-                                      % (ch["phase"], ch["step"], os.path.basename(origin), os.path.basename(where))))
-    for ch in head.get("changes") or []:
-        if ch["op"] not in ("replace_entry", "remove_entry"):
-            continue
-        origin = (rs.entry_files.get(("table", ch["table"])) or {}).get(ch["key"])
-        if origin and not any(_same(origin, f) for f in own_bases):
-            out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
-                                  "entry %s.%s: %s and %s both change it; they cannot be composed"
-                                  % (ch["table"], ch["key"], os.path.basename(origin), os.path.basename(where))))
+                                      "%s: %s and %s both change it; they cannot be composed"
+                                      % (what, os.path.basename(origin), os.path.basename(where))))
     return out
 
 

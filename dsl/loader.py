@@ -118,7 +118,7 @@ def _position_files(rs: Ruleset) -> dict:
             walk(st, origins.get(st.get("name"), path) if is_step else path)
         if not isinstance(d.get("body"), list) and d.get("body") is not None:
             walk(d["body"], path)
-        if d.get("kind") == "table" and _decl_key(d) in rs.entry_files:
+        if split:
             origins = rs.entry_files[_decl_key(d)]
             for e in d.get("entries") or []:
                 walk(e, origins.get(e.get("key"), origins.get("", path)))
@@ -1045,9 +1045,10 @@ def load_checked(ruleset: str, variant: str | None = None, players: int | None =
     if hit is not None and _files_digest(hit[1]) == hit[0]:
         return copy.copy(hit[1])
     rs = _load_checked(ruleset, variant, players)
-    if players is None and own_count(rs) is not None:
+    count = own_count(rs) if players is None else None
+    if count is not None:
         with contextlib.suppress(RulesError):       # none for that count: E001 says so in play
-            rs = _load_checked(ruleset, variant, own_count(rs))
+            rs = _load_checked(ruleset, variant, count)
     digest = _files_digest(rs)
     if digest is not None:
         _CHECKED[key] = (digest, rs)

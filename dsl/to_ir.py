@@ -29,6 +29,23 @@ def _ref_value(tok: Token) -> str:
     return _string_value(tok) if tok.type == "STRING" else str(tok)
 
 
+_STEP = ("phase", "step")
+_ENTRY = ("table", "key")
+
+
+def _part_change(change: str, names: tuple, meta, children, anchor: str | None = None) -> dict:
+    """A variant's change of one part of a declaration -- a phase's step (``_STEP``) or a table's
+    entry (``_ENTRY``) -- with, for an addition, the part it goes ``after`` or ``before``."""
+    outer, inner, *rest, body = children
+    out = {"change": change, names[0]: str(outer), names[1]: str(inner)}
+    if anchor == "after":
+        out["after"] = str(rest[0]) if rest[0] is not None else None
+    elif anchor == "before":
+        out.update(after=None, before=str(rest[0]))
+    out.update(body=body, pos=pos_of(meta))
+    return out
+
+
 def _binop(op):
     def method(self, meta, children):
         left, right = children[0], children[-1]
@@ -97,34 +114,22 @@ class ToIR(Transformer_NonRecursive):
         return {"change": "replace", "decl": children[0], "pos": pos_of(meta)}
 
     def replace_step(self, meta, children):
-        phase, step, body = children
-        return {"change": "replace_step", "phase": str(phase), "step": str(step), "body": body,
-                "pos": pos_of(meta)}
+        return _part_change("replace_step", _STEP, meta, children)
 
     def add_step(self, meta, children):
-        phase, step, after, body = children
-        return {"change": "add_step", "phase": str(phase), "step": str(step),
-                "after": str(after) if after is not None else None, "body": body, "pos": pos_of(meta)}
+        return _part_change("add_step", _STEP, meta, children, "after")
 
     def add_step_before(self, meta, children):
-        phase, step, before, body = children
-        return {"change": "add_step", "phase": str(phase), "step": str(step), "after": None,
-                "before": str(before), "body": body, "pos": pos_of(meta)}
+        return _part_change("add_step", _STEP, meta, children, "before")
 
     def replace_entry(self, meta, children):
-        table, key, body = children
-        return {"change": "replace_entry", "table": str(table), "key": str(key), "body": body,
-                "pos": pos_of(meta)}
+        return _part_change("replace_entry", _ENTRY, meta, children)
 
     def add_entry(self, meta, children):
-        table, key, after, body = children
-        return {"change": "add_entry", "table": str(table), "key": str(key),
-                "after": str(after) if after is not None else None, "body": body, "pos": pos_of(meta)}
+        return _part_change("add_entry", _ENTRY, meta, children, "after")
 
     def add_entry_before(self, meta, children):
-        table, key, before, body = children
-        return {"change": "add_entry", "table": str(table), "key": str(key), "after": None,
-                "before": str(before), "body": body, "pos": pos_of(meta)}
+        return _part_change("add_entry", _ENTRY, meta, children, "before")
 
     def remove_decl(self, meta, children):
         kind, name, sub = children

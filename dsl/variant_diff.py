@@ -118,29 +118,37 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
             old = index.get((ch["kind"], ch["name"]))
             what = _headline(prose, old) if old is not None else ch["name"]
             out.append("- removes %s '%s' (%s)" % (ch["kind"], ch["name"], what))
-        elif op in ("replace_step", "add_step", "remove_step"):
-            verb = {"replace_step": "~ changes", "add_step": "+ adds", "remove_step": "- removes"}[op]
-            where = " after step '%s'" % ch["after"] if ch.get("after") else (
-                " before step '%s'" % ch["before"] if ch.get("before") else "")
-            out.append("%s step '%s' of %s%s" % (verb, ch["step"], ch["phase"], where) + (":" if "body" in ch else ""))
-            old = index.get(("phase", ch["phase"])) or index.get((ch["phase"], ch["phase"]))
-            was = None
-            if op == "replace_step" and old is not None:
-                was = next((st for st in old["body"] if st["s"] == "step" and st["name"] == ch["step"]), None)
-            if was is not None:
-                out.extend(line_diff(prose.block(was["body"]), prose.block(ch["body"])))
-            elif "body" in ch:
-                out.extend("    " + line for line in prose.block(ch["body"]))
-        elif op in ("replace_entry", "add_entry", "remove_entry"):
-            verb = {"replace_entry": "~ changes", "add_entry": "+ adds", "remove_entry": "- removes"}[op]
-            where = " after entry '%s'" % ch["after"] if ch.get("after") else (
-                " before entry '%s'" % ch["before"] if ch.get("before") else "")
-            out.append("%s entry '%s' of table %s%s" % (verb, ch["key"], ch["table"], where)
-                       + (":" if "entry" in ch else ""))
-            old = index.get(("table", ch["table"]))
-            was = next((e for e in old.get("entries") or [] if e.get("key") == ch["key"]), None) if old else None
-            if op == "replace_entry" and was is not None:
-                out.extend(line_diff(prose.entries([was]), prose.entries([ch["entry"]])))
-            elif "entry" in ch:
-                out.extend("    " + line for line in prose.entries([ch["entry"]]))
+        elif op in ("replace_step", "add_step", "remove_step", "replace_entry", "add_entry", "remove_entry"):
+            out.extend(_part_change(prose, index, ch))
+    return out
+
+
+_VERBS = {"replace": "~ changes", "add": "+ adds", "remove": "- removes"}
+
+
+def _part_change(prose: Prose, index: dict, ch: dict) -> list[str]:
+    """A change of one part of a declaration, a phase's step or a table's entry: its headline,
+    then what it was and is (a replacement, as a line diff) or what it adds."""
+    verb, part = ch["op"].split("_")
+    if part == "step":
+        name, of, new = ch["step"], ch["phase"], ch if "body" in ch else None
+        old = index.get(("phase", ch["phase"])) or index.get((ch["phase"], ch["phase"]))
+        was = next((st for st in old["body"] if st["s"] == "step" and st["name"] == name), None) if old else None
+
+        def lines(x):
+            return prose.block(x["body"])
+    else:
+        name, of, new = ch["key"], "table " + ch["table"], ch.get("entry")
+        old = index.get(("table", ch["table"]))
+        was = next((e for e in old.get("entries") or [] if e.get("key") == name), None) if old else None
+
+        def lines(x):
+            return prose.entries([x])
+    anchor = " after %s '%s'" % (part, ch["after"]) if ch.get("after") else (
+        " before %s '%s'" % (part, ch["before"]) if ch.get("before") else "")
+    out = ["%s %s '%s' of %s%s" % (_VERBS[verb], part, name, of, anchor) + (":" if new is not None else "")]
+    if verb == "replace" and was is not None:
+        out.extend(line_diff(lines(was), lines(new)))
+    elif new is not None:
+        out.extend("    " + line for line in lines(new))
     return out

@@ -27,11 +27,12 @@ def build(ruleset: str, variant: str | None, fmt: str, players: int | None = Non
         players = own_count(rs)        # a variant of its own count: on the game's rules for it, as play loads it
     if is_composed(variant, players):
         rs = _checked(*load_composed(ruleset, variant, players))
-        game = _root_file_of(resolve_path(ruleset))
+        named = resolve_path(ruleset)
+        game = _root_file_of(named)
         if variant:   # "what this variant changes": against the base with the same player-count rules
             base = _checked(*load_composed(ruleset, None, players))
             base_decls, head = base.decls, {"composed": rs.variant, "title": rs.game().get("title")}
-        elif game is not None and not os.path.samefile(game, resolve_path(ruleset)):
+        elif game is not None and not os.path.samefile(game, named):
             # a variant file named as the ruleset: its changes, against the game's rules for the count
             base_decls, head = _checked(*load_composed(game, None, players)).decls, rs.variant_head
     elif rs.variant is not None:

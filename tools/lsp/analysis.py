@@ -166,8 +166,8 @@ LINE_BINDERS = re.compile(r"\b(?:for|each)\s+([A-Za-z_]\w*)\s+in\b"
                           r"|^\s*(?:replace\s+)?(?:effect|let)\s+\w+\s*\(([^)]*)\)")
 TRIGGER_EVENT = re.compile(r"^\s*(?:replace\s+)?trigger\s+\w+\s+on\s+$")
 REMOVE = re.compile(r"^\s*remove\s+(?:(\w+)\s+)?$")
-#: A variant's change of one part of a declaration: `replace|add step`, `replace|add|remove entry`.
-CHANGE_WORDS = {"replace": ("step", "entry"), "add": ("step", "entry"), "remove": ("step", "entry")}
+#: What a variant's `replace`, `add` or `remove` may change a part of: `replace step`, `add entry`...
+PART_WORDS = ["step", "entry"]
 CHANGE_PART = re.compile(r"^\s*(?:replace|add|remove)\s+(step|entry)\s+(?:(\w+)\.)?$")
 REPLACE_OR_ADD = re.compile(r"^\s*(replace|add)\s+$")
 #: A declaration's head (a variant's `replace` of one included) and its kind; a name must follow,
@@ -227,12 +227,12 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
         return _change_part_names(path, dict(texts, **{_abs(path): without}), part.group(1), part.group(2))
     change = REPLACE_OR_ADD.match(before)
     if change:
-        return words((list(KINDS) if change.group(1) == "replace" else []) + list(CHANGE_WORDS[change.group(1)]))
+        return words((list(KINDS) if change.group(1) == "replace" else []) + PART_WORDS)
     remove = REMOVE.match(before)
     if remove and remove.group(1):
         return [(n, remove.group(1), "") for n in _names_of_kind(path, texts, remove.group(1))]
     if remove:
-        return words(list(KINDS) + list(CHANGE_WORDS["remove"]))
+        return words(list(KINDS) + PART_WORDS)
     local |= {n.strip() for m in LINE_BINDERS.finditer(before) for n in (m.group(1) or m.group(2)).split(",")}
     out = [(n, "local", "") for n in sorted(local - {""})]
     out += named(lambda d: d.kind not in NOT_VALUES and d.name not in local)
