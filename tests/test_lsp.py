@@ -63,6 +63,12 @@ class Session:
     async def ask(self, request, timeout: float = 30.0):
         return await asyncio.wait_for(request, timeout)
 
+    async def complete(self, uri: str, position: T.Position) -> dict:
+        """The completion items offered at POSITION of the document URI, by label."""
+        c = await self.ask(self.client.text_document_completion_async(
+            T.CompletionParams(text_document=T.TextDocumentIdentifier(uri=uri), position=position)))
+        return {i.label: i for i in c.items}
+
     async def wait(self, uri: str, since: float = 0.0, timeout: float = 20.0):
         end = time.perf_counter() + timeout
         while self.arrived.get(uri, -1.0) <= since:
@@ -124,12 +130,10 @@ def test_a_session_on_a_game_and_a_variant(files):
             d = await s.ask(s.client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=at(vtext, "start_money"))))
             assert d.uri == uri and "start_money" in text.split("\n")[d.range.start.line]
             # Completion at a statement's start: the effects (the base's, the variant's, the primitives).
-            c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=T.Position(4, 8))))
-            labels = {i.label for i in c.items}
+            labels = set(await s.complete(vuri, T.Position(4, 8)))
             assert {"bonus", "sell", "gain", "move_in_order", "if"} <= labels
             # In an expression: the base's names and the variant's.
-            c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=T.Position(4, 16))))
-            assert {"gold_mine", "denier", "start_money"} <= {i.label for i in c.items}
+            assert {"gold_mine", "denier", "start_money"} <= set(await s.complete(vuri, T.Position(4, 16)))
             # Outline of the variant: its own declarations.
             syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
             assert {"rich", "bonus"} <= {x.name for x in syms}
@@ -180,11 +184,9 @@ def test_completion_offers_what_is_in_scope_at_the_cursor(files):
         async with Session() as s:
             uri = s.open(variant)
             await s.wait(uri)
-            doc = T.TextDocumentIdentifier(uri=uri)
 
             async def labels(position):
-                c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=position)))
-                return {i.label for i in c.items}
+                return set(await s.complete(uri, position))
 
             in_loop = await labels(at(text, "extra denier", 0))
             assert {"k", "extra", "p", "denier", "start_money", "held"} <= in_loop
@@ -351,11 +353,9 @@ def test_completion_offers_a_declarations_own_attributes(tmp_path):
         async with Session() as s:
             uri = s.open(path)
             await s.wait(uri)
-            doc = T.TextDocumentIdentifier(uri=uri)
 
             async def items(position):
-                c = await s.ask(s.client.text_document_completion_async(T.CompletionParams(text_document=doc, position=position)))
-                return {i.label: i for i in c.items}
+                return await s.complete(uri, position)
 
             building = await items(T.Position(TINY.split("\n").index("    pre"), len("    pre")))
             assert {"prestige", "cost", "count", "work"} <= set(building) and not {"gain", "if", "players"} & set(building)
