@@ -13,6 +13,13 @@ caller rebuilds.
 The directory is ``platformdirs.user_cache_dir("provost")`` (``~/.cache/provost`` on Linux,
 ``$XDG_CACHE_HOME/provost`` when that is set); ``PROVOST_CACHE_DIR`` overrides it, and
 ``PROVOST_NO_CACHE=1`` turns caching off.
+
+Every edit of a rule file is new content, so new files (about 90 KB for each change to Ys
+that an editor checks, and a test run writes tens of megabytes): the directory is kept under a budget (``PROVOST_CACHE_MAX_MB``,
+256 MB by default) by removing the files least recently used.  A file read is marked used (its
+time set, at most once an hour), so the shipped games' files stay while old edits go.  The
+directory is looked over after a process has written a sixteenth of the budget, and by any
+process writing after ten minutes without a look.
 """
 from __future__ import annotations
 
@@ -20,12 +27,21 @@ import json
 import os
 import stat
 import tempfile
+import time
 
 from .switches import switch_on
 
 CACHE_ENV = "PROVOST_CACHE_DIR"
 NO_CACHE_ENV = "PROVOST_NO_CACHE"
 MAX_BYTES = 64 * 1024 * 1024        # no cached file of provost's comes near this
+BUDGET_ENV = "PROVOST_CACHE_MAX_MB"
+DEFAULT_BUDGET_MB = 256
+PRUNED_MARK = ".pruned"             # its time: when the directory was last looked over
+PRUNE_INTERVAL = 600                # seconds between looks by processes that write little
+TOUCH_INTERVAL = 3600               # a file read is marked used at most this often
+STALE_TEMP = 3600                   # a temporary file this old was left by a process that died
+
+_written = 0                        # bytes this process wrote since its last look
 
 
 def cache_dir() -> str | None:
@@ -68,7 +84,13 @@ def private_file(name: str) -> str | None:
     if base is None:
         return None
     path = os.path.join(base, name)
-    return path if _private(path, directory=False) else None
+    if not _private(path, directory=False):
+        return None
+    try:
+        _mark_used(path, os.lstat(path))
+    except OSError:
+        return None
+    return path
 
 
 def read_bytes(name: str) -> bytes | None:
@@ -90,9 +112,20 @@ def read_bytes(name: str) -> bytes | None:
                     or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
                 return None
             data = f.read(MAX_BYTES + 1)
+            _mark_used(f.fileno(), st)
     except OSError:
         return None
     return data if len(data) <= MAX_BYTES else None
+
+
+def _mark_used(file, st) -> None:
+    """Set the time of FILE (a descriptor or a path), last changed as ``st`` says, to now if
+    it is over an hour old: the budget removes the files least recently used first."""
+    if time.time() - st.st_mtime > TOUCH_INTERVAL:
+        try:
+            os.utime(file)
+        except OSError:         # read-only media: the file may go first, and be made again
+            pass
 
 
 def read_json(name: str, object_pairs_hook=None):
@@ -130,10 +163,90 @@ def write_bytes(name: str, data: bytes) -> bool:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, os.path.join(base, name))   # replaces a planted link itself, never its target
-        return True
     except OSError:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         return False
+    _after_write(base, len(data))
+    return True
+
+
+def budget() -> int:
+    """The most bytes the cache directory is let hold (``PROVOST_CACHE_MAX_MB``, a whole number
+    of megabytes, at least 1; anything else means the default)."""
+    text = os.environ.get(BUDGET_ENV, "").strip()
+    mb = int(text) if text.isdigit() and 0 < int(text) < 1 << 30 else DEFAULT_BUDGET_MB
+    return mb * 1024 * 1024
+
+
+def _after_write(base: str, size: int) -> None:
+    global _written
+    _written += size
+    limit = budget()
+    if _written < limit // 16:
+        try:
+            if time.time() - os.lstat(os.path.join(base, PRUNED_MARK)).st_mtime < PRUNE_INTERVAL:
+                return
+        except OSError:
+            pass                # never looked over: look now
+    _written = 0
+    prune(base, limit)
+
+
+def prune(base: str, limit: int) -> int:
+    """Remove the files of the cache directory BASE least recently used until they hold at most
+    seven eighths of LIMIT bytes, if they hold more than LIMIT; and temporary files left over an
+    hour.  Only BASE's own regular files: not links, not folders.  The number of bytes removed."""
+    _set_mark(base)
+    now = time.time()
+    files, total, freed = [], 0, 0
+    try:
+        with os.scandir(base) as entries:
+            for entry in entries:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(st.st_mode) or entry.name == PRUNED_MARK:
+                    continue
+                if entry.name.startswith(".tmp-"):      # another process may be writing it
+                    if now - st.st_mtime > STALE_TEMP and _remove(entry.path):
+                        freed += st.st_size
+                    continue
+                files.append((st.st_mtime, entry.name, st.st_size))
+                total += st.st_size
+    except OSError:
+        return freed
+    if total <= limit:
+        return freed
+    files.sort()
+    for _, name, size in files:
+        if total <= limit * 7 // 8:
+            break
+        if _remove(os.path.join(base, name)):
+            total -= size
+            freed += size
+    return freed
+
+
+def _remove(path: str) -> bool:
+    try:
+        os.unlink(path)         # a loaded module stays mapped; a reader finds nothing and rebuilds
+        return True
+    except OSError:
+        return False
+
+
+def _set_mark(base: str) -> None:
+    try:
+        fd = os.open(os.path.join(base, PRUNED_MARK), os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        return
+    try:
+        os.utime(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
