@@ -114,6 +114,8 @@ def test_bad_requests_get_4xx_with_reasons(offered, tmp_path):
     assert r.status_code == 400 and "4 players, not 1" in r.json()["error"]
     r = c.post("/api/games", json={"ruleset": "caylus", "variant": "nope"})
     assert r.status_code == 400 and "simplified_favor" in r.json()["error"]
+    r = c.post("/api/games", json={"ruleset": "caylus", "players": 3, "agents": ["human"] + ["random"] * 3})
+    assert r.status_code == 400 and r.json()["error"] == "4 agents given for 3 players"
     assert c.post("/api/games", content=b"{not json").status_code == 400
     g = new_game(c, "caylus", 3, ["human", "random"])
     url = api(g["seats"][0]["url"])

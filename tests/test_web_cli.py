@@ -118,6 +118,13 @@ def test_serve_replay_offers_every_seat(tmp_path):
     assert r.status_code == 409 and "replay" in r.json()["error"]
 
 
+def test_serve_with_more_agents_than_players_is_a_usage_error(capsys, tmp_path):
+    pytest.importorskip("starlette")
+    code, _, err = run_cli(capsys, "serve", "ys", "--players", "2", "--agents", "human,greedy,random",
+                           "--no-browser", "--saves", str(tmp_path))
+    assert code == 2 and "3 agents given for 2 players" in err
+
+
 def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
     import socket
 
@@ -131,7 +138,11 @@ def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
     assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err
 
 
-def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
+@pytest.mark.parametrize("ruleset, players, agents, title", [
+    ("caylus", "3", "human,human,random", "Caylus"),
+    ("ys", "2", "human,human", "Ys (2 players)"),           # rules of its own, loaded with the count
+])
+def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path, ruleset, players, agents, title):
     """The real command in a subprocess: it listens, prints each human seat's link, and answers it."""
     import os
     import signal
@@ -146,8 +157,8 @@ def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", "caylus", "--players", "3",
-                             "--agents", "human,human,random", "--port", str(port), "--no-browser",
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", ruleset, "--players", players,
+                             "--agents", agents, "--port", str(port), "--no-browser",
                              "--saves", str(tmp_path)], stderr=subprocess.PIPE, text=True)
     try:
         lines = [proc.stderr.readline() for _ in range(3)]
@@ -159,7 +170,7 @@ def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        assert state["seat"] == 1 and state["view"]["title"] == "Caylus"
+        assert state["seat"] == 1 and state["view"]["title"] == title
         assert [f for f in os.listdir(tmp_path) if f.endswith(".json")]      # saved from the start
     finally:
         proc.send_signal(signal.SIGINT)

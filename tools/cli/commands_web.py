@@ -131,7 +131,7 @@ def run_serve(args) -> int:
         from provost.interpreter.gamelog import load_rules
         if args.ruleset is None:
             raise UsageError("--agents needs a RULESET")
-        rs = load_rules(args.ruleset, args.variant)
+        rs = load_rules(args.ruleset, args.variant, args.players)     # Ys for 2 has rules of its own
         problem = players_out_of_range(rs, args.players) if args.players is not None else None
         if problem:
             raise UsageError(problem)

@@ -84,6 +84,8 @@ class Table:
         game = Game.new(rs, players=players, seed=seed)
         n = game.s.humans
         agents = list(agents) or ["human"]
+        if len(agents) > n:         # as provost play says it: a seat given twice is a mistake, not a default
+            raise TableError(400, "%d agents given for %d players" % (len(agents), n))
         agents = (agents + [agents[-1]] * n)[:n]
         for a in agents:
             if a != "human" and a not in BOT_AGENTS:
