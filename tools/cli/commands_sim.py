@@ -225,7 +225,7 @@ def run_sim(args: argparse.Namespace) -> int:
             lines += render_text(rep) + [""]
         if len(reports) == 2:
             lines += render_compare_text(out["differences"], reports[0], reports[1]) + [""]
-        lines.append("%d game%s in %.1f s with the %s backend, %d job%s: %s games/s, %s decisions/s" % (
+        lines.append("%d game%s in %.2f s with the %s backend, %d job%s: %s games/s, %s decisions/s" % (
             played, "" if played == 1 else "s", wall, backend.name, jobs, "" if jobs == 1 else "s", timing["games_per_s"],
             timing["decisions_per_s"]))
         if plot_path:

@@ -96,7 +96,7 @@ def run_soak(args: argparse.Namespace) -> int:
             else:
                 print("error: %s players, seed %d: %s" % (r["players"], r["seed"], printable(r["error"])))
             print("  replay: " + printable(_replay_command(args, r)))
-        print("%d games, %d failed, %.1f s" % (len(records), len(failed), wall))
+        print("%d games, %d failed, %.2f s" % (len(records), len(failed), wall))
     return 1 if failed else 0
 
 
