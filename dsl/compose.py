@@ -13,9 +13,12 @@ by another variant of the composition, the two changes are merged attribute by a
 that base (a three-way merge): an attribute only one side changed takes that side's value; the
 game's ``players`` take the counts both allow, its ``rounds`` both sides' added phases, its title
 both titles and its description the later variant's; any other attribute both changed differently is an error (L007) naming both
-files.  So ``three_players`` + ``kings_favor`` is the 3-player rules with a fifth phase, and
-``kings_favor`` + ``express`` keeps the King's Favor's reserve of '2' brokers beside Express's nine
-brokers, without a file for each combination.
+files.  A table's entries and a phase's steps are merged one by one in the same way, whether a
+variant changes one of them (``replace entry``, ``add step``, ...) or replaces the whole table or
+phase: only an entry or a step both change differently is L007.  So ``three_players`` +
+``kings_favor`` is the 3-player rules with a fifth phase, and ``kings_favor`` + ``express``
+keeps the King's Favor's reserve of '2' brokers beside Express's nine brokers, without a file
+for each combination.
 """
 from __future__ import annotations
 
@@ -173,7 +176,7 @@ def compose(ruleset: str, variant, players: int | None):
     """The ruleset named on a command line, with its player-count rules and variants.
 
     Returns ``(Ruleset or None, diagnostics)``; unknown names raise as ``resolve_path`` does."""
-    from .loader import (_find_base, _resolve, _root_file_of, _unreadable, apply_variant, parse_file,
+    from .loader import (_find_base, _resolve, _root_file_of, _unreadable, parse_file,
                          positions_file, resolve_path)
 
     base_path = resolve_path(ruleset)
@@ -212,9 +215,7 @@ def compose(ruleset: str, variant, players: int | None):
             other = _find_base(name, path)
             for f in chain_of(other) if other else []:
                 out += apply_file(f)
-        own_bases = [root] + chain_of(path)[:-1]
-        out += _step_conflicts(rs, head, where, own_bases)
-        out += apply_variant(rs, head, where, merge=merge_against_base(head, path, where, own_bases))
+        out += apply_composed(rs, head, path, where, [root] + chain_of(path)[:-1])
         rs.chain.append(where)
         rs.variant_head = head                  # the head of the last file in the chain
         rs.count_rules += head.get("for_players") or []
@@ -230,51 +231,170 @@ def compose(ruleset: str, variant, players: int | None):
     return rs, diags
 
 
-def merge_against_base(head: dict, path: str, where: str, own_bases: list):
-    """The ``merge`` with which variant ``head`` (read from ``path``, positions in ``where``) is
-    applied on top of other variants: a rule it replaces that another variant changed first is
-    merged with that change against the rule as the variant's own base has it (a three-way
-    merge); what both changed is a conflict (L007).  A rule last changed in one of its own bases
-    (``own_bases``) is the one it was written against: its replacement stands."""
-    from .loader import variant_base
-    ancestor: dict = {}
+def apply_composed(rs, head: dict, path: str, where: str, own_bases: list) -> list[Diagnostic]:
+    """Apply variant ``head`` (read from ``path``, positions in ``where``) on top of the other
+    variants of a composition.  A rule, a step or an entry it changes that another variant changed
+    first is merged with that change against the rule as the variant's own base has it (a
+    three-way merge); what both changed differently is a conflict (L007).  A rule last changed in
+    one of its own bases (``own_bases``) is the one it was written against: its change stands."""
+    from .loader import apply_variant
+    base = _base_decls(head, path, where)
+    out, done = _part_conflicts(rs, head, where, own_bases, base)
+    if done:
+        head = dict(head, changes=[ch for ch in head["changes"] if not any(ch is d for d in done)])
+    return out + apply_variant(rs, head, where, merge=merge_against_base(head, where, own_bases, base))
 
-    def merge(key, current, current_file, theirs):
-        if any(_same(current_file, f) for f in own_bases):
-            return theirs, []                       # written against exactly this rule
-        if not ancestor:
-            base, _ = variant_base(head, path, where)
-            ancestor.update(((d["kind"], d.get("name")), d) for d in (base.decls if base else []))
-        before = ancestor.get((current["kind"], current.get("name")))
+
+def _base_decls(head: dict, path: str, where: str):
+    """A function giving the declarations of the base variant ``head`` was written against, by key
+    (read once, when first asked: most changes need no merge)."""
+    from .loader import _decl_key, variant_base
+    got: dict = {}
+
+    def base() -> dict:
+        if "decls" not in got:
+            rules, _ = variant_base(head, path, where)
+            got["decls"] = {_decl_key(d): d for d in (rules.decls if rules else [])}
+        return got["decls"]
+    return base
+
+
+def _own(path, own_bases) -> bool:
+    return any(_same(path, f) for f in own_bases)
+
+
+def merge_against_base(head: dict, where: str, own_bases: list, base):
+    """The ``merge`` with which variant ``head`` (positions in ``where``) is applied on top of
+    other variants: see ``apply_composed``.  A table's entries and a phase's steps are merged one
+    by one, so a variant that replaces a whole table composes with one that changes an entry the
+    first left as it was."""
+    def merge(key, current, current_file, theirs, files):
+        if _own(current_file, own_bases):
+            return theirs, [], None                 # written against exactly this rule
+        before = base().get(key)
         if before is None:
-            return theirs, []
-        merged, conflicts = merge_decl(before, current, theirs, head.get("title") or head["name"])
-        return merged, [c if c.startswith("players:") else
-                        "%s %s: %s and %s both change its %s; they cannot be composed"
-                        % (current["kind"], current.get("name"), os.path.basename(current_file),
-                           os.path.basename(where), c) for c in conflicts]
+            return theirs, [], None
+        parts = _merge_parts(before, current, theirs, files or {}, current_file, where)
+        attr, merged_parts, conflicts, part_origins = None, None, [], None
+        if parts is not None:
+            merged_parts, conflicts, part_origins = parts
+            attr = "entries" if current["kind"] == "table" else "body"
+            before, current, theirs = ({k: v for k, v in d.items() if k != attr} for d in (before, current, theirs))
+        merged, more = merge_decl(before, current, theirs, head.get("title") or head["name"])
+        if attr is not None:
+            merged[attr] = merged_parts
+        return merged, conflicts + [c if c.startswith("players:") else
+                                    "%s %s: %s and %s both change its %s; they cannot be composed"
+                                    % (current["kind"], current.get("name"), os.path.basename(current_file),
+                                       os.path.basename(where), c) for c in more], part_origins
     return merge
 
 
-def _step_conflicts(rs, head: dict, where: str, own_bases: list) -> list[Diagnostic]:
-    """A step (or a table's entry) this variant replaces or removes that another variant of the
-    composition already changed: the two cannot both hold (a step has no attributes to merge)."""
-    out = []
-    for ch in head.get("changes") or []:
-        if ch["op"] in ("replace_step", "remove_step"):
-            what = "step %s.%s" % (ch["phase"], ch["step"])
-            origins = [o[ch["step"]] for key, o in rs.step_files.items() if key[1] == ch["phase"] and ch["step"] in o]
-        elif ch["op"] in ("replace_entry", "remove_entry"):
-            what = "entry %s.%s" % (ch["table"], ch["key"])
-            origins = [(rs.entry_files.get(("table", ch["table"])) or {}).get(ch["key"])]
+def _both_change(part: str, of: str, name: str, first: str, then: str) -> str:
+    return ("%s %s.%s: %s and %s both change it; they cannot be composed"
+            % (part, of, name, os.path.basename(first), os.path.basename(then)))
+
+
+def _anchor_removed(part: str, of: str, name: str, adder: str, side: str, anchor: str, remover: str) -> str:
+    return ("%s %s.%s: %s adds it %s %s %s, which %s removes; they cannot be composed"
+            % (part, of, name, os.path.basename(adder), side, part, anchor, os.path.basename(remover)))
+
+
+def _merge_parts(before: dict, current: dict, theirs: dict, files: dict, current_file: str, where: str):
+    """A whole table (or phase) ``theirs`` replaces merged with the one in place, entry by entry
+    (step by step) against the base's: ``(parts, conflicts, the file of each part)``, in the order
+    ``theirs`` gives them, the entries only ``current`` added beside the one they were added
+    next to.  None when the parts are not all named (they are then merged as one attribute)."""
+    from .loader import named_parts
+    a, c, t = (named_parts(d) for d in (before, current, theirs))
+    if a is None or c is None or t is None:
+        return None
+    part, of = ("entry", current["name"]) if current["kind"] == "table" else ("step", current.get("name"))
+    whose = lambda n: files.get(n, current_file)      # noqa: E731
+    merged, conflicts = {}, []
+    origins = {n: f for n, f in files.items() if n and n not in c}    # earlier removals
+    for n in dict.fromkeys(list(a) + list(c) + list(t)):
+        was, now, new = (without_positions(x.get(n)) for x in (a, c, t))
+        if new == was or new == now and n in c:
+            keep, from_ = c.get(n), whose(n)                     # they left it, or agree
+        elif now == was or now == new:
+            keep, from_ = t.get(n), where                        # only they changed it
         else:
+            keep, from_ = t.get(n), where
+            conflicts.append((_both_change(part, of, n, whose(n), where), (t.get(n) or {}).get("pos")))
+        if keep is not None:
+            merged[n] = keep
+        origins[n] = from_
+    order = [n for n in t if n in merged]
+    for i, n in enumerate(c):
+        if n in merged and n not in order:                      # only the one in place has it
+            side, anchor = _added_at(whose(n), part, of, n) or ("after", None)
+            if anchor is not None and anchor in a and anchor not in t:
+                conflicts.append((_anchor_removed(part, of, n, whose(n), side, anchor, where), None))
+            prev = list(c)[i - 1] if i else None
+            if side == "before" and anchor in order:
+                at = order.index(anchor)
+            elif side is None:
+                at = len(order)
+            else:
+                at = order.index(prev) + 1 if prev in order else (0 if prev is None else len(order))
+            order.insert(at, n)
+    return [merged[n] for n in order], conflicts, origins
+
+
+def _added_at(path: str, part: str, of: str, name: str):
+    """Where the variant in ``path`` adds step or entry ``name`` of ``of``: ``("after", X)``,
+    ``("before", X)`` or ``(None, None)`` (at the end); None when it does not add it itself."""
+    from .loader import parse_file, part_of
+    try:
+        ir, _ = parse_file(path)
+    except Exception:                                            # noqa: BLE001 - a file gone since
+        return None
+    for ch in ((ir or {}).get("decls") or [{}])[0].get("changes") or []:
+        if ch["op"] == "add_" + part and part_of(ch) == (part, of, name):
+            return ("after", ch["after"]) if ch.get("after") else (
+                ("before", ch["before"]) if ch.get("before") else (None, None))
+    return None
+
+
+def _part_conflicts(rs, head: dict, where: str, own_bases: list, base) -> tuple[list[Diagnostic], list]:
+    """Each step (or table's entry) this variant replaces, adds or removes that another variant of
+    the composition changed first, from the way this variant's base has it: if the other left it
+    differently from this change, the two cannot both hold (L007; a step has no attributes to
+    merge).  Returns the conflicts and the changes the other variant already made the same way
+    (to be skipped)."""
+    from .loader import _decl_key, changed_part, named_parts, part_files, part_holder, part_of
+    out, done = [], []
+    index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
+    for ch in head.get("changes") or []:
+        key = part_holder(index, ch) if ch["op"].endswith(("_step", "_entry")) else None
+        now = named_parts(rs.decls[index[key]], only=False) if key else None
+        if now is None:
+            continue                                # apply_variant says what is missing
+        part, of, name = part_of(ch)
+        files = part_files(rs, key).get(key) or {}
+        whose = lambda n: files.get(n, rs.files[index[key]])     # noqa: E731
+        side = "after" if ch.get("after") else ("before" if ch.get("before") else None)
+        anchor = ch.get(side) if side else None
+
+        def error(msg):
+            out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007", msg))
+
+        if (side and anchor not in now and not _own(whose(anchor), own_bases)
+                and anchor in (named_parts(base().get(key), only=False) or {})):
+            error(_anchor_removed(part, of, name, where, side, anchor, whose(anchor)))
             continue
-        for origin in origins:
-            if origin and not any(_same(origin, f) for f in own_bases):
-                out.append(Diagnostic(where, ch["pos"][0], ch["pos"][1], "error", "L007",
-                                      "%s: %s and %s both change it; they cannot be composed"
-                                      % (what, os.path.basename(origin), os.path.basename(where))))
-    return out
+        if _own(whose(name), own_bases):
+            continue
+        was = (named_parts(base().get(key), only=False) or {}).get(name)
+        if without_positions(now.get(name)) == without_positions(was):
+            continue                                # the other variant left it as it was
+        if without_positions(now.get(name)) == without_positions(changed_part(ch, now.get(name))):
+            if not ch["op"].startswith("replace"):
+                done.append(ch)                     # already added, or removed, the same way
+            continue
+        error(_both_change(part, of, name, whose(name), where))
+    return out, done
 
 
 def _head_of_variant(path: str) -> dict:

@@ -40,10 +40,11 @@ class Ruleset:
     chain: list[str] = field(default_factory=list)   # files from the base game to the variant
     digest: str = ""
     # Phases whose steps come from several files (a variant replaced or added a step):
-    # (phase kind, phase name) -> {step name: the file its body came from}.
+    # (phase kind, phase name) -> {step name: the file its body came from, or the file of the
+    # variant that removed it}.
     step_files: dict = field(default_factory=dict)
     # Tables whose entries come from several files (a variant replaced or added an entry):
-    # ("table", table name) -> {entry key: the file it came from}.
+    # ("table", table name) -> {entry key: the file it came from, or the one that removed it}.
     entry_files: dict = field(default_factory=dict)
     # The absolute path of the file loaded when the rules were named by a path, None when they
     # were named as a shipped ruleset: a saved game names the rules the same way to resume.
@@ -730,10 +731,9 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     other_where = positions_file(ir, other)
     # As variants composed on the command line: a rule both change is a conflict (L007), not
     # the later one's silently.
-    from .compose import _step_conflicts, chain_of, merge_against_base
+    from .compose import apply_composed, chain_of
     own_bases = ([root] if root else []) + chain_of(other)[:-1]
-    more = _step_conflicts(rs, with_head, other_where, own_bases)
-    more += apply_variant(rs, with_head, other_where, merge=merge_against_base(with_head, other, other_where, own_bases))
+    more = apply_composed(rs, with_head, other, other_where, own_bases)
     rs.chain.append(other_where)
     return more
 
@@ -743,10 +743,55 @@ def _decl_key(d: dict) -> tuple[str, str]:
     return ("let" if kind == "let" else kind, d.get("name") or kind)
 
 
+# ------------------------------------------------------------------ parts: a phase's steps, a table's entries
+def part_of(ch: dict) -> tuple[str, str, str]:
+    """What a change of one step or entry names: ``("step", phase, step)`` or ``("entry", table, key)``."""
+    return ("step", ch["phase"], ch["step"]) if "step" in ch else ("entry", ch["table"], ch["key"])
+
+
+def part_holder(index, ch: dict) -> tuple[str, str] | None:
+    """The key of the declaration (among those of ``index``) whose step or entry ``ch`` changes."""
+    part, of, _ = part_of(ch)
+    return next((k for k in ((("phase", of), (of, of)) if part == "step" else (("table", of),)) if k in index), None)
+
+
+def part_files(rs: Ruleset, key: tuple[str, str]) -> dict:
+    """``rs.entry_files`` for a table, ``rs.step_files`` for a phase."""
+    return rs.entry_files if key[0] == "table" else rs.step_files
+
+
+def named_parts(decl: dict | None, only: bool = True) -> dict | None:
+    """A phase's steps by name or a table's entries by key, in order; None when there is no
+    declaration, or (``only``) when not all of its parts are named: a phase with statements
+    outside its steps, a table of numbered rows."""
+    if decl is None:
+        return None
+    if decl["kind"] == "table":
+        items, name = decl.get("entries") or [], "key"
+    elif decl["kind"] in ("phase", "setup", "final") and isinstance(decl.get("body"), list):
+        items, name = decl["body"], "name"
+    else:
+        return None
+    named = [it for it in items if isinstance(it, dict) and it.get(name) is not None
+             and (name == "key" or it.get("s") == "step")]
+    return None if only and len(named) < len(items) else {it[name]: it for it in named}
+
+
+def changed_part(ch: dict, was: dict | None) -> dict | None:
+    """The step or entry as change ``ch`` leaves it (``was``: as it stood), None when it removes it."""
+    if ch["op"].startswith("remove"):
+        return None
+    if "step" not in ch:
+        return ch["entry"]
+    return dict(was or {"s": "step", "name": ch["step"], "title": None}, body=ch["body"])
+
+
 def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Diagnostic]:
-    """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement)``,
-    when given (variants composed on the command line, `provost.dsl.compose`), returns the
-    declaration a ``replace`` puts in place and the conflicts that make it impossible."""
+    """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement,
+    the files of its steps or entries)``, when given (variants composed on the command line,
+    `provost.dsl.compose`), returns the declaration a ``replace`` puts in place, the conflicts that
+    make it impossible (a message, or a message and its position) and the files of its steps or
+    entries (None: all of them are this variant's)."""
     diags = []
     index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
 
@@ -772,14 +817,20 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
                 same = [k[1] for k in index if k[0] == key[0]]
                 err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
                 continue
+            parts = None
             if merge is not None:
-                d, conflicts = merge(key, rs.decls[index[key]], rs.files[index[key]], d)
+                d, conflicts, parts = merge(key, rs.decls[index[key]], rs.files[index[key]], d,
+                                            part_files(rs, key).get(key))
                 for c in conflicts:
-                    diags.append(Diagnostic(path, ch["pos"][0], ch["pos"][1], "error", "L007", c))
+                    msg, pos = c if isinstance(c, tuple) else (c, None)
+                    pos = pos or ch["pos"]
+                    diags.append(Diagnostic(path, pos[0], pos[1], "error", "L007", msg))
             rs.decls[index[key]] = d
             rs.files[index[key]] = path
             rs.step_files.pop(key, None)
             rs.entry_files.pop(key, None)
+            if parts:
+                part_files(rs, key)[key] = parts
         elif op == "remove":
             key = (ch["kind"], ch["name"])
             if key not in index:
@@ -792,7 +843,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             rs.step_files.pop(key, None)
             rs.entry_files.pop(key, None)
         elif op in ("replace_step", "remove_step", "add_step"):
-            key = next((k for k in (("phase", ch["phase"]), (ch["phase"], ch["phase"])) if k in index), None)
+            key = part_holder(index, ch)
             if key is None:
                 phases = [k[1] for k in index if k[0] in ("phase", "setup", "final")]
                 err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
@@ -811,7 +862,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
                     err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], anchor,
                                                                       did_you_mean(anchor, steps)))
                     continue
-                new = {"s": "step", "name": ch["step"], "title": None, "body": ch["body"], "pos": ch["pos"]}
+                new = dict(changed_part(ch, None), pos=ch["pos"])
                 body = list(phase["body"])
                 at = len(body) if anchor is None else (ch["after"] is not None) + next(
                     i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == anchor)
@@ -826,7 +877,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
                 if st["s"] == "step" and st["name"] == ch["step"]:
                     found = True
                     if op == "replace_step":
-                        body.append(dict(st, body=ch["body"]))
+                        body.append(changed_part(ch, st))
                 else:
                     body.append(st)
             if not found:
@@ -836,10 +887,7 @@ def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Dia
             phase["body"] = body
             rs.decls[index[key]] = phase
             rs.files[index[key]] = path
-            if op == "replace_step":
-                origins[ch["step"]] = path
-            else:
-                origins.pop(ch["step"], None)
+            origins[ch["step"]] = path
             rs.step_files[key] = origins
         elif op in ("replace_entry", "remove_entry", "add_entry"):
             _change_entry(rs, ch, index, path, err)
@@ -884,10 +932,9 @@ def _change_entry(rs: Ruleset, ch: dict, index: dict, path: str, err) -> None:
             return
         if op == "replace_entry":
             entries[at] = ch["entry"]
-            origins[ch["key"]] = path
         else:
             del entries[at]
-            origins.pop(ch["key"], None)
+        origins[ch["key"]] = path
     table["entries"] = entries
     rs.decls[index[key]] = table
     rs.files[index[key]] = path

@@ -6,7 +6,7 @@ import difflib
 import json
 
 from .compose import without_positions
-from .loader import _decl_key
+from .loader import _decl_key, changed_part, named_parts, part_holder, part_of
 from .prose import Prose
 
 CONTEXT = 1
@@ -129,18 +129,15 @@ _VERBS = {"replace": "~ changes", "add": "+ adds", "remove": "- removes"}
 def _part_change(prose: Prose, index: dict, ch: dict) -> list[str]:
     """A change of one part of a declaration, a phase's step or a table's entry: its headline,
     then what it was and is (a replacement, as a line diff) or what it adds."""
-    verb, part = ch["op"].split("_")
+    verb = ch["op"].split("_")[0]
+    part, of, name = part_of(ch)
+    was = (named_parts(index.get(part_holder(index, ch)), only=False) or {}).get(name)
+    new = changed_part(ch, was)
     if part == "step":
-        name, of, new = ch["step"], ch["phase"], ch if "body" in ch else None
-        old = index.get(("phase", ch["phase"])) or index.get((ch["phase"], ch["phase"]))
-        was = next((st for st in old["body"] if st["s"] == "step" and st["name"] == name), None) if old else None
-
         def lines(x):
             return prose.block(x["body"])
     else:
-        name, of, new = ch["key"], "table " + ch["table"], ch.get("entry")
-        old = index.get(("table", ch["table"]))
-        was = next((e for e in old.get("entries") or [] if e.get("key") == name), None) if old else None
+        of = "table " + of
 
         def lines(x):
             return prose.entries([x])

@@ -229,6 +229,53 @@ def test_two_variants_changing_one_step_cannot_compose():
     assert load_checked("caylus", "simplified_favor+" + generous).variant == "simplified_favor+generous_king"
 
 
+def _end_of_turn(bailiff: str = "set bailiff += 2 if provost > bailiff else 1") -> str:
+    """Caylus's phase end_of_turn replaced whole, its bailiff step as given, with a step added."""
+    lines = open(os.path.join(RULESETS, "caylus.rules")).read().split("\n")
+    start = lines.index('phase end_of_turn "End of the turn":')
+    end = lines.index("final:", start)
+    body = [line.replace("set bailiff += 2 if provost > bailiff else 1", bailiff) for line in lines[start + 1:end]
+            if line.strip() and not line.startswith("#")]
+    return ("variant tidy \"Tidy\" extends caylus:\n    description \"x\"\n"
+            '    replace phase end_of_turn "End of the turn":\n'
+            + "".join("    " + line + "\n" for line in body)
+            + "        step tidy\n        set bailiff += 0\n")
+
+
+def _outcome(capsys, *argv):
+    code = main(["play", "caylus", "--seed", "1", "--format", "json", "--no-log"] + list(argv))
+    out = capsys.readouterr()
+    return code, out.err if code else [json.loads(out.out)[k] for k in ("scores", "winners", "decisions")]
+
+
+def test_a_whole_phase_composes_with_a_change_of_a_step_it_left(tmp_path, capsys):
+    steady = os.path.join(RULESETS, "examples", "caylus.steady_bailiff.rules")
+    tidy = tmp_path / "caylus.tidy.rules"
+    tidy.write_text(_end_of_turn())
+    one = _outcome(capsys, "--variant", str(tidy), "--variant", steady)
+    assert one[0] == 0 and one == _outcome(capsys, "--variant", steady + "+" + str(tidy))
+    def end_of_turn(rs):
+        return next(d for d in rs.decls if d.get("name") == "end_of_turn")["body"]
+
+    steady_bailiff = end_of_turn(load_checked(steady))[0]
+    for rs in (load_checked("caylus", "%s+%s" % (tidy, steady)), load_checked("caylus", "%s+%s" % (steady, tidy))):
+        assert [st["name"] for st in end_of_turn(rs)] == ["bailiff", "scoring", "tidy"]
+        assert _strip(end_of_turn(rs)[0]) == _strip(steady_bailiff)
+        assert rs.file_at(end_of_turn(rs)[0]["body"][0]["pos"]) == steady
+        assert rs.file_at(end_of_turn(rs)[2]["body"][0]["pos"]) == str(tidy)
+    # the same step changed in the whole phase: an error at the later of the two changes
+    tidy = tmp_path / "caylus.tidier.rules"       # a new name: the CLI keeps a shipped game's rules
+    tidy.write_text(_end_of_turn("set bailiff += 3"))
+    code, err = _outcome(capsys, "--variant", str(tidy), "--variant", steady)
+    assert code == 1 and err.startswith("%s:3:5: error: step end_of_turn.bailiff: caylus.tidier.rules and "
+                                        "caylus.steady_bailiff.rules both change it; they cannot be composed "
+                                        "[L007]\n" % steady), err
+    code, err = _outcome(capsys, "--variant", steady + "+" + str(tidy))
+    assert code == 1 and err.startswith("%s:4:9: error: step end_of_turn.bailiff: caylus.steady_bailiff.rules and "
+                                        "caylus.tidier.rules both change it; they cannot be composed [L007]\n"
+                                        % tidy), err
+
+
 def test_diff_with_players_compares_the_rules_for_that_count(capsys):
     assert main(["diff", "ys", "kings_favor", "--players", "3"]) == 0
     out = capsys.readouterr().out

@@ -34,8 +34,9 @@ BY_ENTRY = ('variant smuggler "Smuggler" extends ys:\n'
 WITH_REMOVE = BY_ENTRY + '    remove entry powers.bishop\n'
 
 
-def _whole_table(jeweller: str = JEWELLER, smuggler: str | None = SMUGGLER, drop=()) -> str:
-    """Ys's `table powers` as a whole `replace table`, changed as BY_ENTRY changes it entry by entry."""
+def _whole_table(jeweller: str | None = JEWELLER, smuggler: str | None = SMUGGLER, drop=()) -> str:
+    """Ys's `table powers` as a whole `replace table`, changed as BY_ENTRY changes it entry by entry
+    (``jeweller`` None: that entry as the base has it)."""
     lines = open(os.path.join(RULESETS, "ys.rules")).read().split("\n")
     start = lines.index("table powers:")
     end = next(i for i in range(start + 1, len(lines)) if lines[i] and not lines[i].startswith(" "))
@@ -51,7 +52,7 @@ def _whole_table(jeweller: str = JEWELLER, smuggler: str | None = SMUGGLER, drop
     for key, body in entries:
         if key in drop:
             continue
-        if key == "jeweller":
+        if key == "jeweller" and jeweller is not None:
             body = ["    jeweller:"] + jeweller.rstrip("\n").split("\n")
         out.extend("    " + b for b in body)
         if key == "spy" and smuggler is not None:
@@ -145,11 +146,119 @@ def test_two_variants_changing_one_entry_cannot_compose(tmp_path):
     b = _variant(tmp_path, "    remove entry powers.jeweller\n", "bb")
     with pytest.raises(Exception, match="entry powers.jeweller: ys.aa.rules and ys.bb.rules both change it"):
         load_checked("ys", a + "+" + b)
-    # an entry changed and the whole table replaced: the table's entries, merged, conflict
-    c = _write(tmp_path, 'variant cc "C" extends ys:\n    description "x"\n'
-               + _whole_table(smuggler=None, drop=("spy",)), "cc")
-    with pytest.raises(Exception, match="L007|both change its entries"):
-        load_checked("ys", a + "+" + c)
+    with pytest.raises(Exception, match="entry powers.jeweller: ys.bb.rules and ys.aa.rules both change it"):
+        load_checked("ys", b + "+" + a)
+
+
+# ------------------------------------------------------------------ a whole table and one of its entries
+OTHER_JEWELLER = "        take_from_bank \"white\"\n"
+
+
+def _play_json(capsys, *argv):
+    assert main(["play", "ys", "--seed", "1", "--format", "json", "--no-log"] + list(argv)) == 0
+    out = json.loads(capsys.readouterr().out)
+    return out["variant"], [out[k] for k in ("scores", "winners", "decisions")]
+
+
+def _refused(capsys, *argv) -> str:
+    assert main(["play", "ys", "--seed", "1"] + list(argv)) == 1
+    return capsys.readouterr().err
+
+
+def _line_of(path: str, text: str) -> int:
+    return open(path).read().split("\n").index(text) + 1
+
+
+ADDS_SMUGGLER = dict(jeweller=None, smuggler=SMUGGLER)
+DROPS_SPY = dict(jeweller=None, smuggler=None, drop=("spy",))
+
+
+@pytest.mark.parametrize("table, change", [
+    (ADDS_SMUGGLER, "    replace entry powers.jeweller:\n" + JEWELLER),
+    (DROPS_SPY, "    replace entry powers.jeweller:\n" + JEWELLER),
+    (ADDS_SMUGGLER, "    remove entry powers.jeweller\n"),
+    (ADDS_SMUGGLER, "    add entry powers.forger after bishop:\n" + SMUGGLER),
+    (ADDS_SMUGGLER, "    add entry powers.forger before alchemist:\n" + SMUGGLER),
+    (ADDS_SMUGGLER, "    add entry powers.forger:\n" + SMUGGLER),
+    # the same change on both sides is made once
+    (dict(jeweller=JEWELLER, smuggler=None), "    replace entry powers.jeweller:\n" + JEWELLER),
+    (ADDS_SMUGGLER, "    add entry powers.smuggler after spy:\n" + SMUGGLER),
+    (dict(jeweller=None, smuggler=None, drop=("jeweller",)), "    remove entry powers.jeweller\n"),
+])
+def test_a_whole_table_composes_with_a_change_of_an_entry_it_left(tmp_path, capsys, table, change):
+    # A replaces the whole table, B changes one entry: what A left as the base has it, B's change
+    # of it composes, in either order, to the same rules and the same game.
+    a = _write(tmp_path, 'variant aa "A" extends ys:\n    description "x"\n' + _whole_table(**table), "aa")
+    b = _variant(tmp_path, change, "bb")
+    ab, ba = load_checked("ys", a + "+" + b), load_checked("ys", b + "+" + a)
+    powers = [next(d for d in rs.decls if d["name"] == "powers") for rs in (ab, ba)]
+    assert _strip(powers[0]) == _strip(powers[1])
+    assert [d["name"] for d in ab.decls] == [d["name"] for d in ba.decls]
+    # both changes are in: each entry as the variant that changed it has it
+    for rs in (ab, ba):
+        keys = [e["key"] for e in next(d for d in rs.decls if d["name"] == "powers")["entries"]]
+        mine = {e["key"]: e for e in next(d for d in load_checked(b).decls if d["name"] == "powers")["entries"]}
+        theirs = {e["key"]: e for e in next(d for d in load_checked(a).decls if d["name"] == "powers")["entries"]}
+        assert set(keys) == (set(mine) & set(theirs)) | (set(mine) - set(BASE_POWERS)) | (set(theirs) - set(BASE_POWERS))
+        powers_now = {e["key"]: e for e in next(d for d in rs.decls if d["name"] == "powers")["entries"]}
+        for k in keys:
+            assert _strip(powers_now[k]) in (_strip(mine.get(k)), _strip(theirs.get(k)))
+        assert rs.file_at(powers_now["captain"]["pos"]).endswith(("ys.rules", "ys.aa.rules"))
+    if "remove" in change or table.get("drop"):
+        return                              # the cards still name the power: not played
+    first, one = _play_json(capsys, "--variant", a, "--variant", b)
+    second, other = _play_json(capsys, "--variant", b + "+" + a)
+    assert (first, second) == ("aa+bb", "bb+aa") and one == other
+
+
+BASE_POWERS = [e["key"] for e in next(d for d in load_checked("ys").decls if d["name"] == "powers")["entries"]]
+
+
+@pytest.mark.parametrize("table, change", [
+    (dict(jeweller=OTHER_JEWELLER, smuggler=None), "    replace entry powers.jeweller:\n" + JEWELLER),
+    (dict(jeweller=OTHER_JEWELLER, smuggler=None), "    remove entry powers.jeweller\n"),
+    (dict(jeweller=None, smuggler=None, drop=("jeweller",)), "    replace entry powers.jeweller:\n" + JEWELLER),
+    (dict(jeweller=None, smuggler=SMUGGLER), "    add entry powers.smuggler:\n        set spy_peeks = 2\n"),
+])
+def test_a_whole_table_that_changed_the_entry_is_l007_in_either_order(tmp_path, capsys, table, change):
+    a = _write(tmp_path, 'variant aa "A" extends ys:\n    description "x"\n' + _whole_table(**table), "aa")
+    b = _variant(tmp_path, change, "bb")
+    name = "jeweller" if "jeweller" in change else "smuggler"
+    # later the entry's change: the error is at it
+    err = _refused(capsys, "--variant", a, "--variant", b)
+    assert err.startswith("%s:3:5: error: entry powers.%s: ys.aa.rules and ys.bb.rules both change it; they "
+                          "cannot be composed [L007]\n" % (b, name)), err
+    # later the whole table: at the entry in it, or at the table when it has none
+    err = _refused(capsys, "--variant", b + "+" + a)
+    line = _line_of(a, "        %s:" % name) if "drop" not in table else 3
+    assert err.startswith("%s:%d:%d: error: entry powers.%s: ys.bb.rules and ys.aa.rules both change it; they "
+                          "cannot be composed [L007]\n" % (a, line, 9 if "drop" not in table else 5, name)), err
+
+
+def test_an_entry_added_beside_one_a_whole_table_removes_is_l007(tmp_path, capsys):
+    a = _write(tmp_path, 'variant aa "A" extends ys:\n    description "x"\n'
+               + _whole_table(jeweller=None, smuggler=None, drop=("spy",)), "aa")
+    b = _variant(tmp_path, "    add entry powers.smuggler after spy:\n" + SMUGGLER, "bb")
+    err = _refused(capsys, "--variant", a + "+" + b)
+    assert err.startswith("%s:3:5: error: entry powers.smuggler: ys.bb.rules adds it after entry spy, which "
+                          "ys.aa.rules removes; they cannot be composed [L007]\n" % b), err
+    err = _refused(capsys, "--variant", b + "+" + a)
+    assert err.startswith("%s:3:5: error: entry powers.smuggler: ys.bb.rules adds it after entry spy, which "
+                          "ys.aa.rules removes; they cannot be composed [L007]\n" % a), err
+
+
+def test_check_reports_the_conflict_of_a_variant_composed_with_another(tmp_path, capsys):
+    # `extends aa with bb` composes as --variant aa --variant bb does: `provost check` shows where.
+    _write(tmp_path, 'variant aa "A" extends ys:\n    description "x"\n'
+           + _whole_table(jeweller=OTHER_JEWELLER, smuggler=None), "aa")
+    b = _variant(tmp_path, "    replace entry powers.jeweller:\n" + JEWELLER, "bb")
+    both = _write(tmp_path, 'variant both "Both" extends "ys.aa.rules" with "ys.bb.rules":\n    description "x"\n', "both")
+    assert main(["check", both]) == 1
+    out = capsys.readouterr().out
+    assert ("%s:3:5: error: entry powers.jeweller: ys.aa.rules and ys.bb.rules both change it; they cannot be "
+            "composed [L007]" % b) in out, out
+    _write(tmp_path, 'variant aa "A" extends ys:\n    description "x"\n' + _whole_table(**ADDS_SMUGGLER), "aa")
+    assert main(["check", both]) == 0, capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ diff, rulebook, schema, fmt
