@@ -51,7 +51,12 @@ def split_variants(variant) -> list[str]:
 def is_composed(variant, players) -> bool:
     """Whether loading needs this module (more than one variant, a variant path, or a player count)."""
     names = split_variants(variant)
-    return players is not None or len(names) > 1 or any(_is_path(n) for n in names)
+    return players is not None or len(names) > 1 or names_a_file(names)
+
+
+def names_a_file(variant) -> bool:
+    """Whether a variant argument names a rule file of the user's (which may change between loads)."""
+    return any(_is_path(n) for n in split_variants(variant))
 
 
 def _is_path(name: str) -> bool:

@@ -177,14 +177,15 @@ _SHIPPED_CACHE: dict = {}
 def load_rules(ruleset: str, variant: str | None = None, players: int | None = None):
     """``load_checked``, remembering shipped rulesets for the life of the process.
 
-    A path is always loaded afresh (the file may have changed, and replay must
-    notice); a shipped name is loaded once.  Which is which is the loader's rule
-    (``provost.dsl.loader.shipped_game``): a file named ``caylus`` in the current directory
-    does not hide the shipped ``caylus``.
+    A path, as the ruleset or a variant, is always loaded afresh (the file may have changed, and
+    replay and a running server's next game must notice); a shipped name is loaded once.  Which
+    is which is the loader's rule (``provost.dsl.loader.shipped_game``): a file named ``caylus``
+    in the current directory does not hide the shipped ``caylus``.
     """
+    from provost.dsl.compose import names_a_file
     from provost.dsl.loader import load_checked, shipped_game
 
-    if shipped_game(ruleset) is None:
+    if shipped_game(ruleset) is None or names_a_file(variant):
         return load_checked(ruleset, variant, players)
     key = (ruleset, variant, players)
     rs = _SHIPPED_CACHE.get(key)

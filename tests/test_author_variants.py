@@ -124,3 +124,22 @@ def test_a_count_no_rules_exist_for_is_not_told_to_use_the_flag_it_used(capsys, 
     assert code != 0 and "--players 5" not in err
     assert "the game has no rules for 5 players (its own are for 4 players; its variants give them for 2, 3)" in err
     assert "'for_players 5'" in err
+
+
+def test_an_edited_variant_file_is_read_again_by_the_next_game(tmp_path):
+    """A server or a script loads rules once per name; a variant file the author edits meanwhile
+    is a path, and the next game plays the edit."""
+    from provost.interpreter.gamelog import load_rules
+
+    f = tmp_path / "ys.jewels.rules"
+    f.write_text(POWERS, encoding="utf-8")
+    assert "3 times" in _powers_text(load_rules("ys", str(f)))
+    f.write_text(POWERS.replace("repeat 3:", "repeat 4:"), encoding="utf-8")
+    assert "4 times" in _powers_text(load_rules("ys", str(f)))
+
+
+def _powers_text(rs) -> str:
+    from provost.dsl.prose import Prose
+
+    table = next(d for d in rs.decls if d["kind"] == "table" and d["name"] == "powers")
+    return "\n".join(Prose(rs.decls).entries(table["entries"]))
