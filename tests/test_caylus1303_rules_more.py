@@ -2,12 +2,12 @@
 
 Line numbers refer to ../shared/rules/caylus1303_rulebook_en.txt ("EN") and
 caylus1303_tiles.md ("tiles").  Seats are the rulebook's colours
-(tests/caylus1303_scenarios.py): BLUE 0, BLACK 1, GREEN 2.
+(tests/caylus1303_scenarios.py): BLUE 0, BLACK 1, GREEN 2, RED 3.
 """
 from __future__ import annotations
 
-from caylus1303_scenarios import (BLACK, BLUE, DEFAULT_ROAD, GREEN, choose, counter, give, kind_at, new_game, occupy,
-                                  only_phase, owner_at, workers_total)
+from caylus1303_scenarios import (BLACK, BLUE, DEFAULT_ROAD, GREEN, RED, choose, counter, give, kind_at, new_game,
+                                  occupy, only_phase, owner_at, workers_total)
 
 PLACE = "Place a worker or pass"
 
@@ -124,3 +124,75 @@ def test_construction_site_before_any_pass_costs_one_worker():
     choose(g, "place:construction_site")
     assert g.s.occ["construction_site"] == [BLUE]
     assert counter(g, "workers", BLUE) == 10 - 1 and counter(g, "camp", BLUE) == 5
+
+
+# ------------------------------------------------------------------ rules checked by an audit against the rulebook
+def test_planning_example_as_the_rulebook_tells_it():
+    # EN 77-80: Blue passes first and takes the First Player tile; Black passes; Green places
+    # 1 Worker "(then pays the additional cost by returning 1 Worker to the Camp)"; Red passes;
+    # Green places a last Worker (+1 to the Camp) and passes.  "The order on the Guilds Bridge
+    # is: Blue, Black, Red, and Green."  EN 73: Blue "will be the First Player in the next round".
+    g = new_game(players=4, first=BLUE)
+    g.start_phase("planning")
+    choose(g, "pass")
+    assert g.s.counters["first_player"] == BLUE and g.current_player() == BLACK
+    choose(g, "pass", "place:start_farm")
+    assert counter(g, "workers", GREEN) == 6 - 2 and counter(g, "camp", GREEN) == 9 + 1
+    choose(g, "pass")                                  # Red
+    assert g.current_player() == GREEN
+    choose(g, "place:start_sawmill")
+    assert counter(g, "workers", GREEN) == 6 - 4 and counter(g, "camp", GREEN) == 9 + 2
+    choose(g, "pass")
+    assert g.s.orders["bridge"] == [BLUE, BLACK, RED, GREEN]
+    # Activation: nobody moves the provost on the Guilds Bridge; the round runs to its end.
+    choose(g, "pass", "pass", "pass", "pass")
+    assert counter(g, "food", GREEN) == 1 + 1 and counter(g, "wood", GREEN) == 2 + 1
+    assert g.s.round == 2 and g.prompt() == PLACE and g.current_player() == BLUE
+
+
+def test_toll_never_moves_the_provost_behind_the_guilds_bridge():
+    # EN 99: "The Provost cannot move backward beyond the Guilds Bridge."  EN 101 (the Toll):
+    # "The player moves the Provost by 0, 1, or 2 steps either forward or backward."
+    g = new_game(players=2)
+    g.s.counters["provost"] = 1                        # just after the first starting building
+    occupy(g, "toll", BLUE)
+    only_phase(g, "activation")
+    assert set(g.legal_options()) == {"stay", "provost:-1", "provost:1", "provost:2"}
+
+
+def test_lawyer_only_on_an_unclaimed_yellow_flag_building_of_the_road():
+    # EN 88: the Lawyer "places 1 of their Houses above any Building on the Road provided that it
+    # has a yellow flag": not a residence, not a wood or stone building, not one with a House.
+    g = new_game(players=2, road={1: "start_farm", 2: ("residence", BLACK), 3: ("start_quarry", BLACK),
+                                  9: "wood_farm_setup", 10: ("wood_farm", BLACK), 17: "gold_mine_setup"},
+                 site=["start_market", "manor_setup", "church_setup"])
+    give(g, BLUE, fabric=1)
+    occupy(g, "lawyer", BLUE)
+    only_phase(g, "activation")
+    assert g.legal_options() == ["skip", "house:start_farm"]
+
+
+def test_any_symbol_in_a_construction_cost():
+    # EN 91: "When this symbol is depicted in the construction cost, the player can either spend
+    # 1 [food], 1 [wood], 1 [stone] or 1 [fabric]" -- with 2 wood, the wood-and-any buildings and
+    # the Spinning Mill (2 wood).
+    g = new_game(players=2)
+    give(g, BLUE, wood=2, food=0, stone=0, fabric=0)
+    occupy(g, "carpenter", BLUE)
+    only_phase(g, "activation")
+    assert g.legal_options() == ["skip", "build:covered_market/wood", "build:tailor/wood", "build:stonemason/wood",
+                                 "build:spinning_mill"]
+
+
+def test_construction_goes_past_the_setup_stone_building():
+    # EN 89: the Carpenter places the Building "on the first empty space on the Road": once the
+    # lots before the setup stone building (17) are full, the next one goes just after it.
+    road = dict(DEFAULT_ROAD)
+    road.update({i: ("wood_farm", BLACK) for i in range(10, 17)})
+    g = new_game(players=2, road=road)
+    give(g, BLUE, wood=1, food=1)
+    occupy(g, "carpenter", BLUE)
+    g.start_phase("activation")
+    choose(g, "build:wood_quarry")
+    assert kind_at(g, 18) == "wood_quarry" and owner_at(g, 18) == BLUE
+    assert g.s.counters["provost"] == 17               # stewardship: just before it
