@@ -10,10 +10,13 @@
    caller may pass the rules instead.  A save never makes provost read any other file, and the
    digest is compared before the rules are used.
 3. ``check_state`` -- the state against the compiled rules: every counter, zone and piece the
-   rules declare and nothing else, with the shapes the rules give them, seats in range, frames
-   that point at nodes of the program.
-4. ``probe`` -- every option of the pending decision applied to a copy: a state damaged in a way
-   the checks above cannot see fails here, as a damaged save, instead of in the player's hands.
+   rules declare and nothing else, with the shapes the rules give them (a zone's lists of cards,
+   each seat's pieces with exactly the values the rules deal it), seats in range, frames that
+   point at nodes of the program, the game's own flow as the first frame.
+4. ``probe`` -- every option of the pending decision applied to a copy, whose state must pass
+   ``check_state`` in turn: a state damaged in a way the checks above cannot see (a choice in
+   progress whose values are not the rules') fails here, as a damaged save, instead of in the
+   player's hands.
 
 Every problem is a ``RulesError`` with code E004 at ``<save>`` naming what is wrong and where
 (``state.counters.pp``), never a raw Python exception and never a silently corrupted game.
@@ -138,6 +141,10 @@ def check_state(state: dict, prog) -> None:
         v = state["zones"][name]
         if z["scope"] == "player" and (type(v) is not list or len(v) != n):
             raise damaged("state.zones.%s: expected one entry per seat (%d)" % (name, n))
+    for name, z in prog.zones.items():
+        v = state["zones"][name]
+        for p, part in (enumerate(v) if z["scope"] == "player" else [(None, v)]):
+            _check_zone("state.zones.%s" % name + ("" if p is None else ".%d" % p), part, z, prog)
     _same_names("state.orders", state["orders"], prog.orders)
     for where, seats in list(state["orders"].items()) + list(state["occ"].items()):
         if any(not 0 <= p < n for p in seats if p != -1):
@@ -150,6 +157,7 @@ def check_state(state: dict, prog) -> None:
             raise damaged("state.pieces.%d: seat %d of %d" % (k, pc[1], n))
         if pc[3] not in places and pc[3] not in state["occ"] and pc[3] not in prog.spaces:
             raise damaged("state.pieces.%d: no place called %r" % (k, pc[3]))
+    _check_pieces_conserved(state["pieces"], prog, humans, n)
     for name, (kind, owner) in ((name, t[:2]) for name, t in state["tiles"].items()):
         if kind not in prog.buildings and kind not in prog.spaces:
             raise damaged("state.tiles: no building called %r" % kind)
@@ -162,6 +170,10 @@ def check_state(state: dict, prog) -> None:
     for k, f in enumerate(state["stack"]):
         if f[0] >= nodes or f[2] >= envs:
             raise damaged("state.stack.%d: a frame of no node of these rules" % k)
+        if (f[0] == prog.root_id) != (k == 0):
+            # The game's own flow (setup, rounds, final scoring) is the first frame, and only it.
+            raise damaged("state.stack.%d: %s" % (k, "the game's flow must come first" if k == 0
+                                                   else "the game's flow a second time"))
     for k, f in enumerate(state["deferred"]):
         if f[1] >= nodes or f[2] >= envs:
             raise damaged("state.deferred.%d: a frame of no node of these rules" % k)
@@ -216,6 +228,41 @@ def _check_counter(where: str, v, c: dict, prog, n: int) -> None:
         one(v, "")
 
 
+def _is_card(x) -> bool:
+    """A name, a number, or a list of them (a card with its data: a space and a value)."""
+    t = type(x)
+    return t is str or t is int or (t is list and all(_is_card(y) for y in x))
+
+
+def _check_zone(where: str, v, z: dict, prog) -> None:
+    """A zone holds a list of cards, or one such list per value of its ``by``."""
+    if z.get("by"):
+        keys = list(prog.enums[z["by"]])
+        if type(v) is not dict or sorted(v) != sorted(keys):
+            raise damaged("%s: expected one list per %s (%s)" % (where, z["by"], ", ".join(keys)))
+        lists = [("%s.%s" % (where, k), v[k]) for k in keys]
+    else:
+        lists = [(where, v)]
+    for at, cards in lists:
+        if type(cards) is not list or not all(_is_card(c) for c in cards):
+            raise damaged("%s: expected a list of cards" % at)
+
+
+def _check_pieces_conserved(pieces: list, prog, humans: int, n: int) -> None:
+    """Pieces are never made or lost in play: each seat has the values the rules dealt it."""
+    found: dict = {}
+    for pc in pieces:
+        found.setdefault((pc[0], pc[1]), []).append(pc[2])
+    for name, d in prog.pieces.items():
+        for p in range(n):
+            dealt = list(d["neutral_values"] if p >= humans and d.get("neutral_values") else d["values"])
+            dealt += d.get("reserve", [])
+            have = found.get((name, p), [])
+            if sorted(dealt) != sorted(have, key=lambda x: (type(x) is str, x)):
+                raise damaged("state.pieces: seat %d's %s are not the ones the rules deal (%s)"
+                              % (p, name, ", ".join(map(str, sorted(dealt))) or "none"))
+
+
 def _places(prog) -> set:
     out = {"reserve", "workers"} | set(prog.spaces) | set(prog.zones)
     for pc in prog.pieces.values():
@@ -226,11 +273,18 @@ def _places(prog) -> set:
 
 
 def probe(game) -> None:
-    """Apply every pending option to a copy: a state the engine cannot play on is a damaged save."""
+    """Apply every pending option to a copy: a state the engine cannot play on, or one from which
+    an option leads to a state the checks above refuse, is a damaged save."""
     for option in game.legal_options():
+        copy = game.clone(shared=True)
         try:
-            game.clone(shared=True).apply(option)
+            copy.apply(option)
         except RulesError:
             continue        # a rule failing at play (positioned E100): the rules' matter, not the save's
         except Exception as e:  # noqa: BLE001 - anything else means the state is not one the engine made
             raise damaged("option %r cannot be played on this state (%s)" % (option, type(e).__name__)) from None
+        try:
+            check_state(json.loads(json.dumps(copy.s.to_dict(copy.prog.saved_data))), copy.prog)
+        except RulesError as e:
+            raise damaged("option %r leads to a state no game reaches (%s)"
+                          % (option, e.diagnostics[0].message.split(": ", 1)[-1])) from None

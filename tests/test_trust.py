@@ -110,32 +110,39 @@ def test_a_valid_save_resumes_exactly():
         assert Game.from_json(text).to_json() == text
 
 
-def _paths(x, here=()):
+def _paths(x, here=(), width=4):
+    """The paths into X: every key of a dict, the first WIDTH items of a list (None: all)."""
     yield here
     if isinstance(x, dict):
         for k, v in x.items():
-            yield from _paths(v, here + (k,))
+            yield from _paths(v, here + (k,), width)
     elif isinstance(x, list):
-        for i, v in enumerate(x[:4]):
-            yield from _paths(v, here + (i,))
+        for i, v in enumerate(x[:width]):
+            yield from _paths(v, here + (i,), width)
+
+
+JUNK = [None, -1, 2**70, "x", "", [], {}, True, 1.5, [[[[[]]]]], {"a": 1}, "\x1b[2J", 0, 2]
+
+
+def _tampered(d: dict, r: random.Random, paths=None) -> str:
+    """D with one value (of PATHS, by default any) replaced by junk or, in a dict, removed."""
+    path = r.choice(paths or list(_paths(d))[1:])
+    parent = d
+    for key in path[:-1]:
+        parent = parent[key]
+    if isinstance(parent, dict) and r.random() < 0.2:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = r.choice(JUNK)
+    return json.dumps(d)
 
 
 def test_tampered_saves_are_input_errors_never_raw_exceptions():
     r = random.Random(11)
-    junk = [None, -1, 2**70, "x", "", [], {}, True, 1.5, [[[[[]]]]], {"a": 1}, "\x1b[2J"]
     outcomes = {}
     for _ in range(800):
-        d = json.loads(r.choice(SAVES))
-        path = r.choice(list(_paths(d))[1:])
-        parent = d
-        for key in path[:-1]:
-            parent = parent[key]
-        if isinstance(parent, dict) and r.random() < 0.2:
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = r.choice(junk)
         try:
-            Game.from_json(json.dumps(d))
+            Game.from_json(_tampered(json.loads(r.choice(SAVES)), r))
             outcomes["loaded"] = outcomes.get("loaded", 0) + 1
         except RulesError as e:
             code = e.diagnostics[0].code
@@ -144,8 +151,32 @@ def test_tampered_saves_are_input_errors_never_raw_exceptions():
     assert outcomes.get("E004", 0) > 300
 
 
-def _caylus_save_at(decisions: int) -> dict:
-    g = Game.new("caylus", players=4, seed=1)
+@pytest.mark.parametrize("text", SAVES)
+def test_a_tampered_save_that_loads_plays_on(text):
+    """A save that passes the checks is a game the engine can play: its state (zones, pieces,
+    every frame and choice in progress, however deep) never fails later with a Python exception."""
+    r = random.Random(5)
+    d = json.loads(text)
+    state_paths = [p for p in _paths(d, width=None) if p[:1] == ("state",) and len(p) > 2]
+    for _ in range(300):
+        try:
+            g = Game.from_json(_tampered(json.loads(text), r, state_paths))
+        except RulesError:
+            continue
+        for _ in range(20):
+            if g.finished:
+                break
+            assert g.legal_options(), "a game neither finished nor waiting for a decision"
+            try:
+                g.apply(r.choice(g.legal_options()))
+            except RulesError:          # a rule failing at play: positioned, never a raw exception
+                break
+            for seat in range(g.s.players):
+                g.observation(seat)
+
+
+def _save_at(decisions: int, name: str = "caylus") -> dict:
+    g = Game.new(name, players=4, seed=1)
     r = random.Random(1)
     for _ in range(decisions):
         g.apply(r.choice(g.legal_options()))
@@ -167,7 +198,29 @@ def _first_tile(d):
 def test_a_save_no_game_could_reach_is_damaged(tamper, words):
     """Values the engine never leaves in a state: each is E004 on loading, not a rule error
     (or a broken invariant) later in play."""
-    d = _caylus_save_at(30)
+    d = _save_at(30)
+    tamper(d)
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004" and words in e.value.diagnostics[0].message
+
+
+def _top_choice(d: dict) -> list:
+    return d["state"]["stack"][-1][3]
+
+
+@pytest.mark.parametrize("tamper, words", [
+    (lambda d: d["state"]["zones"]["hand"].__setitem__(1, True), "state.zones.hand.1: expected a list of cards"),
+    (lambda d: d["state"]["zones"]["port"].pop("n1"), "state.zones.port: expected one list per neighborhoods"),
+    (lambda d: d["state"]["pieces"][3].__setitem__(2, "x"), "are not the ones the rules deal"),
+    (lambda d: d["state"]["pieces"][3].__setitem__(2, 7), "are not the ones the rules deal"),
+    (lambda d: d["state"]["pieces"].pop(), "are not the ones the rules deal"),
+    (lambda d: d["state"]["stack"][0].__setitem__(0, d["state"]["stack"][1][0]), "the game's flow must come first"),
+    (lambda d: [entry[1].__setitem__("t", 2) for entry in _top_choice(d)], "leads to a state no game reaches"),
+])
+def test_a_ys_save_no_game_could_reach_is_damaged(tamper, words):
+    d = _save_at(60, "ys")
+    assert _top_choice(d)[0][0].startswith("at:")       # deciding where a broker goes
     tamper(d)
     with pytest.raises(RulesError) as e:
         Game.from_json(json.dumps(d))
