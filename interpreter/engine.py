@@ -60,10 +60,10 @@ class IllegalOption(ValueError):
         # Every legal option is named, however many: a caller (or a script reading the message)
         # must be able to pick a legal one from the error alone.
         shown = ", ".join(legal) if legal else "none"
-        who = "player %s" % player if player is not None else "nobody"
+        who = " for player %s" % player if player is not None else ""      # none: no decision pending
         why = " (%s)" % reason if reason else ""
         named = "'%s'" % option if isinstance(option, str) else repr(option)
-        super().__init__("%s is not a legal option for %s now%s; legal options: %s" % (named, who, why, shown))
+        super().__init__("%s is not a legal option%s now%s; legal options: %s" % (named, who, why, shown))
         self.option, self.legal, self.reason = option, legal, reason
 
 

@@ -58,7 +58,7 @@ def explain(g, option: str, name_seat=_player) -> str:
     opt = next((o for o in node.options if o.name == name), None)
     if opt is None:
         other = _find_elsewhere(g, name)
-        here = "'%s' (phase %s)" % (node.title, phase)
+        here = "'%s' (%s)" % (node.title, "phase %s" % phase if phase else "setup")
         if other:
             return "'%s' is not an option of %s; it belongs to %s" % (option, here, other)
         return "'%s' is not an option of %s; its options are %s" % (

@@ -101,9 +101,18 @@ def test_applying_after_the_end_is_illegal(rs):
     g = play_game(Game.new(rs, players=3, seed=5), random_agents(3, 5))
     assert g.finished and g.current_player() is None and g.legal_options() == []
     before = g.to_json()
-    with pytest.raises(IllegalOption):
+    with pytest.raises(IllegalOption) as info:
         g.apply("pass")
     assert g.to_json() == before
+    assert str(info.value) == "'pass' is not a legal option now (the game is over); legal options: none"
+
+
+def test_a_wrong_option_during_setup_says_setup():
+    g = Game.new("caylus1303", players=4, seed=1)      # characters are chosen before the first phase
+    assert g.s.phase == "" and g.legal_options()[0].startswith("character:")
+    with pytest.raises(IllegalOption) as info:
+        g.apply("nope")
+    assert "'Choose a character' (setup)" in str(info.value) and "(phase )" not in str(info.value)
 
 
 def test_option_ids_are_unique_and_readable(rs):
