@@ -2,8 +2,8 @@
 
 A log has one JSON object per line:
 
-    {"type": "header", "ruleset": "caylus", "variant": null, "players": 4, "seed": 7,
-     "ruleset_hash": "...", "engine": "1", "agents": ["greedy", "random", ...],
+    {"type": "header", "log_format": 1, "ruleset": "caylus", "variant": null, "players": 4, "seed": 7,
+     "ruleset_hash": "...", "engine": "2", "agents": ["greedy", "random", ...],
      "source": {"ruleset": "caylus", "variant": null}}
     {"type": "decision", "n": 1, "player": 2, "option": "place:gate", "round": 1, "phase": "placement"}
     ...

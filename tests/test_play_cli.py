@@ -155,7 +155,7 @@ def test_log_layout(game_log):
     recs = [json.loads(x) for x in lines]
     head, decisions, last = recs[0], recs[1:-1], recs[-1]
     assert head["type"] == "header"
-    for key in ("ruleset", "variant", "players", "seed", "ruleset_hash", "engine", "agents"):
+    for key in ("log_format", "ruleset", "variant", "players", "seed", "ruleset_hash", "engine", "agents", "source"):
         assert key in head
     assert head["agents"] == ["random"] * 4 and head["seed"] == 5
     assert [d["n"] for d in decisions] == list(range(1, len(decisions) + 1))
