@@ -256,6 +256,17 @@ def test_plot_without_matplotlib_is_a_clear_usage_error(capsys, monkeypatch, tmp
     assert code == 2 and "--plot needs matplotlib: pip install matplotlib" in err and out == ""
 
 
+@pytest.mark.parametrize("command", [["sim", "caylus"], ["sweep", "caylus", "--set", "start_money=4,5"]])
+@pytest.mark.parametrize("name, message", [("x.txt", "matplotlib does not draw .txt"),
+                                           ("plot", "no suffix to name the picture's format")])
+def test_a_plot_format_matplotlib_cannot_draw_is_refused_before_the_games(capsys, tmp_path, command, name, message):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / name
+    code, out, err = run(capsys, *command, "--games", "1000", "--plot", str(path), "--format", "json")
+    assert code == 2 and "provost: error: cannot write %s: %s" % (path, message) in err and ".png" in err
+    assert json.loads(out)["error"]["kind"] == "usage" and not path.exists()
+
+
 # ------------------------------------------------------------------ usage errors
 @pytest.mark.parametrize("argv, message", [
     (["--agents", "grandmaster"], "unknown agent 'grandmaster'"),

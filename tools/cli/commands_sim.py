@@ -106,6 +106,29 @@ def _progress(total: int):
                     TimeRemainingColumn(), console=Console(stderr=True), transient=True)
 
 
+def check_outputs(args: argparse.Namespace) -> str | None:
+    """Before the games, not after them: ``--plot`` can be drawn (matplotlib, a format it knows
+    from the suffix) and written, ``--report`` written, ``--question`` comes with a report.
+    Returns the report's path."""
+    plot_path = getattr(args, "plot", None)
+    if plot_path:
+        from provost.tools.sim.plot import PlotUnavailable, plot_format_problem, require_matplotlib
+        try:
+            require_matplotlib()
+        except PlotUnavailable as e:
+            raise UsageError(str(e)) from None
+        problem = plot_format_problem(plot_path)
+        if problem:
+            raise UsageError("cannot write %s: %s" % (plot_path, problem))
+        check_writable(plot_path)
+    report_path = getattr(args, "report", None)
+    if report_path:
+        check_writable(report_path)
+    elif getattr(args, "question", None) is not None:
+        raise UsageError("--question is for --report FILE.html (the page that answers it)")
+    return report_path
+
+
 def run_sim(args: argparse.Namespace) -> int:
     from provost.tools.sim.report import Aggregate, compare, render_compare_text, render_text
     from provost.tools.sim.runner import RayBackend, RayUnavailable, make_backend, make_tasks
@@ -115,18 +138,7 @@ def run_sim(args: argparse.Namespace) -> int:
     backend_name = getattr(args, "backend", None) or "local"
     address = getattr(args, "address", None)
 
-    if plot_path:
-        from provost.tools.sim.plot import PlotUnavailable, require_matplotlib
-        try:
-            require_matplotlib()
-        except PlotUnavailable as e:
-            raise UsageError(str(e)) from None
-        check_writable(plot_path)     # before the games, not after them
-    report_path = getattr(args, "report", None)
-    if report_path:
-        check_writable(report_path)
-    elif getattr(args, "question", None) is not None:
-        raise UsageError("--question is for --report FILE.html (the page that answers it)")
+    report_path = check_outputs(args)
     if backend_name == "ray":
         try:
             RayBackend.import_ray(address)

@@ -20,12 +20,12 @@ import shlex
 import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError, printable
-from provost.tools.cli.failures import check_seed_span, check_writable, failure_object, write_text
+from provost.tools.cli.failures import check_seed_span, failure_object, write_text
 
 
 def run_sweep(args: argparse.Namespace) -> int:
     from provost.dsl.overrides import with_settings
-    from provost.tools.cli.commands_sim import _spec_for
+    from provost.tools.cli.commands_sim import _spec_for, check_outputs
     from provost.tools.sim.runner import make_backend, make_tasks
     from provost.tools.sim.sweep import analyse, label, parse_sets, plot, render_text, settings_grid
 
@@ -33,18 +33,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         grid = settings_grid(parse_sets(args.set))
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if args.plot:
-        from provost.tools.sim.plot import PlotUnavailable, require_matplotlib
-        try:
-            require_matplotlib()
-        except PlotUnavailable as e:
-            raise UsageError(str(e)) from None
-        check_writable(args.plot)
-    report_path = getattr(args, "report", None)
-    if report_path:
-        check_writable(report_path)
-    elif getattr(args, "question", None) is not None:
-        raise UsageError("--question is for --report FILE.html (the page that answers it)")
+    report_path = check_outputs(args)
     check_seed_span(args.seed, args.games)
     base = _spec_for(args.ruleset, args.variant, args.players, args.agents, args.seed)
     specs = []

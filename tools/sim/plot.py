@@ -7,6 +7,8 @@ No pyplot: a bare ``Figure`` touches no global backend state.
 """
 from __future__ import annotations
 
+import os
+
 
 class PlotUnavailable(RuntimeError):
     pass
@@ -17,6 +19,20 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise PlotUnavailable("--plot needs matplotlib: pip install matplotlib") from None
+
+
+def plot_format_problem(path: str) -> str | None:
+    """Why matplotlib cannot write a picture named ``path`` (its suffix names the format), or None;
+    said before any game is played, not after them."""
+    from matplotlib.figure import Figure
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = os.path.splitext(path)[1][1:].lower()
+    if suffix in formats:
+        return None
+    known = ", ".join("." + f for f in sorted(formats))
+    if not suffix:
+        return "no suffix to name the picture's format (%s)" % known
+    return "matplotlib does not draw .%s (it draws %s)" % (suffix, known)
 
 
 def _title(rep: dict) -> str:
