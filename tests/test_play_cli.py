@@ -388,3 +388,11 @@ def test_every_game_writes_a_log_unless_told_not_to(capsys, tmp_path, monkeypatc
     code, out, _ = run(capsys, "play", "caylus", "--seed", "3", "--format", "json", "--no-log")
     assert code == 0 and json.loads(out)["log"] is None
     assert len(os.listdir(tmp_path / "data" / "provost" / "logs")) == 2
+
+
+def test_log_and_no_log_together_are_a_usage_error(capsys, tmp_path):
+    """`[--log FILE | --no-log]`: one or the other, never both (no game is played)."""
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", "caylus", "--seed", "3", "--log", str(log), "--no-log", "--format", "json")
+    assert code == 2 and "not allowed with argument --log" in err and not log.exists()
+    assert json.loads(out)["error"]["kind"] == "usage"

@@ -138,11 +138,25 @@ def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
     assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err
 
 
-@pytest.mark.parametrize("ruleset, players, agents, title", [
-    ("caylus", "3", "human,human,random", "Caylus"),
-    ("ys", "2", "human,human", "Ys (2 players)"),           # rules of its own, loaded with the count
+@pytest.mark.parametrize("argv", [
+    ["--port", "99999"],                          # not a port: said by the argument parser, no traceback
+    ["--port", "http"],
+    ["caylus", "--players", "9"],                 # a count the rules do not allow, with or without --agents
+    ["caylus", "--players", "9", "--agents", "human"],
 ])
-def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path, ruleset, players, agents, title):
+def test_serve_refuses_a_bad_port_or_player_count_before_listening(capsys, tmp_path, argv):
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    code, out, err = run_cli(capsys, "serve", *argv, "--no-browser", "--saves", str(tmp_path))
+    assert code == 2 and "internal error" not in err
+    assert "a port is a number from 0 to 65535" in err or "expected a port number" in err or "not 9" in err
+
+
+@pytest.mark.parametrize("ruleset, players, agents, links, title", [
+    ("caylus", "3", "human,human,random", 2, "Caylus"),
+    ("ys", "2", "random,human", 1, "Ys (2 players)"),   # --players picks the rules for that count, as for play
+])
+def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path, ruleset, players, agents, links, title):
     """The real command in a subprocess: it listens, prints each human seat's link, and answers it."""
     import os
     import signal
@@ -161,12 +175,12 @@ def test_serve_with_agents_starts_the_game_and_prints_the_seat_links(tmp_path, r
                              "--agents", agents, "--port", str(port), "--no-browser",
                              "--saves", str(tmp_path)], stderr=subprocess.PIPE, text=True)
     try:
-        lines = [proc.stderr.readline() for _ in range(3)]
-        links = [ln.split(": ", 1)[1].strip() for ln in lines if ln.strip().startswith("Player")]
-        assert len(links) == 2, lines
+        lines = [proc.stderr.readline() for _ in range(links + 1)]
+        urls = [ln.split(": ", 1)[1].strip() for ln in lines if ln.strip().startswith("Player")]
+        assert len(urls) == links, lines
         for _ in range(100):
             try:
-                state = json.load(urllib.request.urlopen(links[1].replace("/t/", "/api/t/")))
+                state = json.load(urllib.request.urlopen(urls[-1].replace("/t/", "/api/t/")))
                 break
             except OSError:
                 time.sleep(0.1)

@@ -42,6 +42,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, got {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -130,9 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
-    p.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (default: a new file in "
-                   "the user's data folder, provost/logs, named at the end)")
-    p.add_argument("--no-log", action="store_true", help="play without writing a game log")
+    log = p.add_mutually_exclusive_group()
+    log.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (default: a new file in "
+                     "the user's data folder, provost/logs, named at the end)")
+    log.add_argument("--no-log", action="store_true", help="play without writing a game log")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--check-invariants", action="store_true",
                    help="check the rules' invariants after every decision (exit 1 on the first violated)")
@@ -280,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="seats: human, random or greedy; given, the game starts at once and its first human seat opens")
     p.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8000, metavar="P")
+    p.add_argument("--port", type=_port, default=8000, metavar="P")
     p.add_argument("--replay", metavar="LOG", help="step through this game log")
     p.add_argument("--saves", metavar="DIR", help="where games in progress are saved (default: the user's data folder)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")

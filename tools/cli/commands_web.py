@@ -110,9 +110,14 @@ def run_serve(args) -> int:
 
     if args.variant and not args.ruleset:
         raise UsageError("--variant needs a RULESET")
-    if args.variant:
+    if args.ruleset and (args.variant or args.players is not None):
+        # an unknown variant, or a player count the rules do not allow: a usage error, said now
+        from provost.interpreter.engine import players_out_of_range
         from provost.interpreter.gamelog import load_rules
-        load_rules(args.ruleset, args.variant)          # an unknown variant: a usage error naming the known ones
+        rs = load_rules(args.ruleset, args.variant, args.players)     # the rules for that count
+        problem = players_out_of_range(rs, args.players) if args.players is not None else None
+        if problem:
+            raise UsageError(problem)
     _check_can_listen(args.host, args.port)
     offered = _offered(args.ruleset)
     save_dir = args.saves or default_save_dir()
@@ -127,14 +132,8 @@ def run_serve(args) -> int:
     started = None
     if args.agents:
         # a game set up on the command line: started now, its first human seat opened in the browser
-        from provost.interpreter.engine import players_out_of_range
-        from provost.interpreter.gamelog import load_rules
         if args.ruleset is None:
             raise UsageError("--agents needs a RULESET")
-        rs = load_rules(args.ruleset, args.variant, args.players)     # Ys for 2 has rules of its own
-        problem = players_out_of_range(rs, args.players) if args.players is not None else None
-        if problem:
-            raise UsageError(problem)
         if args.seed is None:
             from provost.interpreter.rng import fresh_seed
             args.seed = fresh_seed()
