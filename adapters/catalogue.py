@@ -51,6 +51,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from itertools import combinations_with_replacement, product
 
 from provost.interpreter import nodes as N
@@ -517,7 +518,19 @@ def main(argv=None) -> int:
     ap.add_argument("--check", type=int, default=0, metavar="G", help="also play G held-out games and list missing ids")
     ap.add_argument("--list", action="store_true", help="print every action id")
     a = ap.parse_args(argv)
-    cat = catalogue_for(a.ruleset, a.variant, a.players, a.games, rebuild=a.rebuild)
+    for flag, value, least in (("--players", a.players, 1), ("--games", a.games, 0), ("--check", a.check, 0)):
+        if value is not None and value < least:
+            ap.error("argument %s: expected a number >= %d, got %d" % (flag, least, value))
+    from provost.dsl.diagnostics import RulesError, UsageError, printable
+    try:
+        cat = catalogue_for(a.ruleset, a.variant, a.players, a.games, rebuild=a.rebuild)
+    except UsageError as e:                 # an unknown ruleset or variant name, as `provost` says it
+        print("%s: error: %s" % (ap.prog, printable(e.message)), file=sys.stderr)
+        return 2
+    except RulesError as e:                 # rules with errors, or a player count they do not allow
+        for d in e.diagnostics:
+            print(d.format_text(), file=sys.stderr)
+        return 1
     print("%s (%s), %d players, digest %s: %d actions %s" % (cat.ruleset, cat.variant or "base", cat.players,
                                                            cat.digest, len(cat), json.dumps(cat.data["sources"])))
     if a.list:

@@ -170,3 +170,18 @@ def test_other_hands_show_only_counts():
             obs = g.observation(p)
             for q, hand in enumerate(obs["zones"]["hand"]):
                 assert isinstance(hand, list) == (q == p)
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["caylus", "--players", "4", "--check", "2"], 0, "caylus (base), 4 players, digest "),
+    (["cayls"], 2, "error: unknown ruleset 'cayls'"),
+    (["caylus", "--variant", "nope"], 2, "error: unknown variant 'nope' of caylus"),
+    (["caylus", "--players", "9"], 1, "error: caylus is for 3 to 5 players, not 9"),
+    (["caylus", "--check", "-1"], 2, "expected a number >= 0, got -1"),
+])
+def test_the_catalogue_command_says_what_is_wrong_without_a_traceback(argv, code, message):
+    """`python -m provost.adapters.catalogue RULESET ...` (docs/ai.md), run as a user runs it."""
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "provost.adapters.catalogue", *argv], capture_output=True, text=True)
+    assert p.returncode == code and message in p.stdout + p.stderr and "Traceback" not in p.stderr, p.stderr
