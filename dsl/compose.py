@@ -24,10 +24,21 @@ from __future__ import annotations
 
 import os
 
-from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, register
+from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, explain, register
 
 register("L007", "error", "variants composed together change the same rule differently")
 register("L008", "error", "more than one variant gives the rules for a player count")
+explain("L007", """
+Variants composed (`--variant A --variant B`, `A+B`, `extends BASE with A, B`, or a count's rules
+under a variant) are merged attribute by attribute; two of them changing the same attribute, step
+or table entry differently cannot both hold, and neither wins silently.
+
+    provost play ys --players 2 --variant kings_favor
+    ys.kings_favor.rules:7:5: error: players: King's Favor is for 3 to 4 players, the rules it
+    joins for 2; no player count suits both [L007]
+
+Fix: compose variants that change different rules, or write one variant file that extends the
+first and makes the change as it should be.""")
 
 SEPARATOR = "+"
 

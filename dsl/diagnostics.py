@@ -247,6 +247,23 @@ register("P007", "error", "a control character in a rule file")
 register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")
 register("P011", "error", "an IR document that is not a mapping (null, a list, a scalar)")
+explain("P005", """
+The path names no readable file: it does not exist, it is not a regular file (a pipe, a socket, a
+device), or it cannot be read.  The same for a game log given to `replay`, `explain`, `view` or
+`serve --replay`.
+
+    provost check nosuch.rules
+    nosuch.rules:1:1: error: file not found [P005]
+
+Fix: correct the path (a shipped ruleset is named without a path: `caylus`).""")
+explain("P007", """
+A rule file is plain text: a control character (an escape, a backspace, a carriage return in a
+line) could rewrite the terminal that prints the file's text or hide part of it, so the file is
+refused at the character.
+
+    game x "a<ESC>b":       # error: control character U+001B in the file
+
+Fix: remove the character (`cat -A FILE` shows it); write `\\n` in a string for a line break.""")
 explain("P011", """
 A YAML or JSON IR document is one mapping with `provost_ir` and `decls` (what `provost export`
 writes); a document that is `null`, a list or a single value holds no ruleset.

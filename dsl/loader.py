@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import derived
-from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, did_you_mean, register
+from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, did_you_mean, explain, register
 from .source import IR_SUFFIXES, is_bare_name, is_edited, load_ir_document, not_a_mapping, read_source
 
 register("L001", "error", "unknown ruleset or variant")
@@ -26,6 +26,16 @@ register("L004", "error", "a variant changes a definition that does not exist")
 register("L005", "error", "a ruleset file must hold one game or one variant")
 register("L006", "error", "a variant named after 'with' is not a variant of the same game")
 register("L009", "error", "a variant gives the rules for a player count its game does not allow")
+explain("L004", """
+A variant's `replace KIND NAME`, `remove KIND NAME`, `replace step`, `replace entry` or
+`remove entry` names something its base does not have (a typo, or a definition of another kind).
+
+    variant x "X" extends caylus:
+        replace let start_mony = 3    # error: cannot replace let 'start_mony': the base has none;
+                                      # did you mean 'start_money'?
+
+Fix: name what the base declares (`provost export BASE` lists it), or drop `replace` to add a new
+definition.""")
 
 MAX_VARIANT_DEPTH = 16
 

@@ -39,6 +39,15 @@ register("E002", "error", "a saved game was played with other rules")
 register("E003", "error", "the rule file a saved game names is gone")
 register("E100", "error", "a rule failed while playing (a bad index, a missing value)")
 register("E101", "error", "a rule met a value of the wrong kind while playing")
+explain("E001", """
+A game was asked for a number of players that the rules do not allow: the `players` of the game
+declaration, and the counts a variant gives its own rules for (`for_players N`).
+
+    provost play caylus --players 7   # error: caylus is for 3 to 5 players, not 7 (and for 2
+                                      # players with their own rules)
+
+Fix: choose a count the rules allow; `--players N` applies the variant for N players by itself
+(`provost variants` marks them), or write one that says `for_players N`.""")
 explain("E100", """
 A rule failed while the game was played, at the position shown: an index with no entry, a value
 out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or

@@ -16,11 +16,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from provost.dsl.diagnostics import register
+from provost.dsl.diagnostics import explain, register
 
 from .runtime import short_repr
 
 register("E200", "error", "an invariant of the rules does not hold after a decision")
+explain("E200", """
+An `invariant` of the rules was false after a decision of a game played by `provost soak`, or by
+`play`/`sim` with `--check-invariants`.  The message names the seat, the seed and the decision;
+the line that follows it replays that game.
+
+    invariant deniers_never_spent "Deniers are never spent" per player:
+        never_decreases held(denier)    # error: violated for player 0 (seed 0, decision 1)
+
+Fix: replay the game with the command given and find the rule that breaks the property, or
+correct the invariant if the property is not one the rules keep.""")
 
 
 @dataclass

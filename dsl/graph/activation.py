@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import ANY, EMPTY, ROADSYM, TOP, Facts, Op, facts, pos_of
 from .road import road
 
@@ -31,6 +31,29 @@ MAX_PASSES = 64
 register("G601", "error", "an effect moves a worker onto a space already activated in the same phase")
 register("G602", "note", "a building consumes a resource nothing earlier in the same phase produces (stock only)")
 register("G604", "warning", "a space that takes workers and has work, which nothing activates")
+explain("G601", """
+A space or building can move a worker onto another one that its phase activates earlier, so the
+worker arrives after that space has done its work and can never be used there.
+
+    phase specials:
+        activate trading_post, gate      # error: 'gate' can move a worker onto 'trading_post',
+                                         # which phase 'specials' has already activated
+
+Fix: activate the space that moves workers before the spaces it moves them to
+(`activate gate, trading_post`).""")
+explain("G602", """
+A building or space pays a resource that nothing activated before it in the same phase
+produces, so a player can use it only with that resource in stock from earlier turns.  Often
+intended (the rulebook says so); a note, not a warning.
+
+    phase specials:
+        activate joust_field, ...
+    space joust_field:
+        work:
+            pay 1 denier, 1 cloth        # note: nothing before it in 'specials' produces cloth
+
+Fix: none when the rules mean it (say so in a comment above the payment); otherwise activate a
+producer of the resource before it.""")
 
 
 @dataclass

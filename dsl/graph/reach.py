@@ -16,7 +16,7 @@ re-report its base's definitions (check the base for those).
 """
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import TOP, Facts, facts, pos_of
 from .road import road
 
@@ -26,6 +26,14 @@ register("G703", "warning", "a definition that is never used")
 FLOW_EVENTS = {"round_start", "round_end", "phase_start", "phase_end", "step_start", "step_end"}
 
 register("G704", "warning", "a trigger that never fires (nothing emits its event)")
+explain("G703", """
+A declaration (a resource, counter, category, let, effect, zone, ...) that no rule, cost,
+condition or scoring reads: it changes nothing in a game.
+
+    category special "special building"    # warning: category 'special' is never used
+
+Fix: remove it, use it where it was meant to be used, or keep it and say in a comment why (a
+name kept for the rulebook's words).""")
 register("G705", "error", "an end condition that can never be met")
 
 # Kinds whose unused definitions are reported, with the words for the message.

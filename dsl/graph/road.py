@@ -14,7 +14,7 @@ road token (`bailiff >= section_trigger[s]`): they are road positions in scoring
 """
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import ROADSYM, TOP, Facts, facts, pos_of
 
 register("G501", "error", "the activation order is not one simple path: a space or the road is activated twice in a round")
@@ -30,6 +30,16 @@ register("G510", "warning", "a road token that can stand beyond the last slot")
 register("G511", "error", "building onto the first free slot never has a free slot")
 register("G512", "warning", "the road can fill up and nothing says what happens then")
 register("G513", "error", "the road is used but no track is declared")
+explain("G510", """
+A road token (a global counter compared with or set from another over the road, such as the
+provost) whose `max` lies beyond the track's last slot can stand where there is no slot: the
+positions past the end activate nothing.
+
+    track road 24
+    counter provost global start 8 min 0 max 26    # warning: can reach 26, beyond slot 24
+
+Fix: bound the token by the track (`max 24`), or keep it and say in a comment why the positions
+beyond the road exist (Caylus 1303: two provost-only end spaces).""")
 
 UNLIMITED = -1
 MAX_PASSES = 24

@@ -391,10 +391,9 @@ def _plural(n: int, word: str) -> str:
 
 
 def _explain_code(code: str) -> int:
-    import provost.dsl.checks  # noqa: F401 - registers the check codes
-    import provost.dsl.schema  # noqa: F401 - and the schema's
-    import provost.interpreter.engine  # noqa: F401 - and the engine's
     from provost.dsl.diagnostics import CODES, explanation
+    from provost.tools.dev.gen_docs import import_code_modules
+    import_code_modules()       # every module that registers codes: all of dsl/README.md's table
     text = explanation(code)
     if text is None:
         raise UsageError("unknown diagnostic code '%s'%s" % (code, did_you_mean(code.strip().upper(), sorted(CODES))))
