@@ -184,6 +184,8 @@ def test_soak_starts_no_more_processes_than_games(capsys, monkeypatch):
     (["sweep", "caylus", "--set", "nosuch=1,2"], "usage", "no let without parameters is named 'nosuch'"),
     (["sweep", "caylus", "--set", "start_money=1", "--games", "0"], "usage", "--games"),
     (["rate", "/no/such.rules", "--agents", "random,greedy"], "input", "file not found"),
+    (["rate", "caylus", "--agents", "greedy,human"], "usage", "'human' is for provost play"),   # not "sim plays ..."
+    (["sweep", "caylus", "--set", "start_money=3,4", "--agents", "human"], "usage", "sweep and rate games are played by bots"),
 ])
 def test_rate_and_sweep_print_one_json_object_when_they_fail(capsys, argv, kind, message):
     code, out, err = run_cli(capsys, *argv, "--format", "json")

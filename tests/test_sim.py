@@ -270,7 +270,7 @@ def test_a_plot_format_matplotlib_cannot_draw_is_refused_before_the_games(capsys
 # ------------------------------------------------------------------ usage errors
 @pytest.mark.parametrize("argv, message", [
     (["--agents", "grandmaster"], "unknown agent 'grandmaster'"),
-    (["--agents", "human"], "sim plays bots only"),
+    (["--agents", "human"], "'human' is for provost play (or provost serve): sim, sweep and rate"),
     (["--players", "9"], "caylus is for 3 to 5 players, not 9"),
     (["--agents", "random,random,random,random,random,random"], "6 agents given for 4 players"),
     (["--address", "auto"], "--address is for --backend ray"),

@@ -77,7 +77,7 @@ def _spec_for(ruleset: str, variant: str | None, players: int | None, agents, se
     except (ValueError, UnknownAgent) as e:
         raise UsageError(str(e)) from None
     if "human" in names:
-        raise UsageError("sim plays bots only; 'human' is for provost play")
+        raise UsageError("'human' is for provost play (or provost serve): sim, sweep and rate games are played by bots")
     names += [NEUTRAL] * (seats - humans)
     return SimSpec(rs, humans, tuple(names), seed, check_invariants)
 
