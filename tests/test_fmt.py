@@ -103,6 +103,25 @@ def test_the_command_checks_writes_and_reports(tmp_path, capsys):
     assert code == 0
 
 
+def test_diff_previews_the_change_as_a_patch_and_writes_nothing(tmp_path, capsys):
+    import shutil
+    import subprocess
+
+    shipped = os.path.join(shipped_dir(), "caylus.simplified_favor.rules")
+    messy = tmp_path / "caylus.simplified_favor.rules"
+    before = disturbed(open(shipped).read(), random.Random(3))
+    messy.write_text(before)
+    code, out, err = run_cli(capsys, "fmt", "--diff", str(tmp_path))
+    assert code == 0 and messy.read_text() == before           # as black --diff: a preview
+    assert out.startswith("--- ") and "reformat" not in out and "would reformat" in err
+    if shutil.which("patch"):           # stdout is a patch that gives the formatted file
+        subprocess.run(["patch", "-s", str(messy)], input=out, text=True, check=True)
+        assert messy.read_text() == open(shipped).read()
+        messy.write_text(before)
+    code, out, _ = run_cli(capsys, "fmt", "--diff", "--check", str(tmp_path))
+    assert code == 1 and out.startswith("--- ") and messy.read_text() == before
+
+
 def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tmp_path, capsys):
     bad = tmp_path / "syn.rules"
     text = 'game x "X":\n    players 2 "oops\n'

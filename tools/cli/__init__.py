@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", default=["."], metavar="PATH",
                    help="rule files or folders of them (default: the current folder)")
     p.add_argument("--check", action="store_true", help="write nothing; list the files that would change, exit 1 if any")
-    p.add_argument("--diff", action="store_true", help="print the changes as a unified diff")
+    p.add_argument("--diff", action="store_true", help="write nothing; print the changes as a unified diff")
     p.set_defaults(func=_dispatch("fmt", "provost.tools.cli.commands_fmt", "run_fmt"))
 
     p = sub.add_parser("lsp", parents=[common], help="the language server for rule files, on stdio (needs provost[lsp])")

@@ -1,9 +1,10 @@
 """`provost fmt [PATH...] [--check] [--diff]`: rule files in the canonical layout (provost.dsl.fmt).
 
 Folders (the current one when no PATH is given) are searched for ``.rules`` files (IR documents
-are data and are left alone).  Without ``--check`` every file whose layout differs is rewritten in place (through a temporary file
-renamed over it); with ``--check`` nothing is written, each such file is listed and the exit code
-is 1; ``--diff`` prints the changes as a unified diff.  A file that cannot be formatted safely is
+are data and are left alone).  Without ``--check`` or ``--diff`` every file whose layout differs is
+rewritten in place (through a temporary file renamed over it); with ``--check`` nothing is written,
+each such file is listed and the exit code is 1; ``--diff`` writes nothing either and prints the
+changes as a unified diff on stdout (a patch: the file names go to stderr), as black and ruff do.  A file that cannot be formatted safely is
 an error naming it (exit 1), and is left as it is; a syntax error is reported as ``check``
 reports it (``path:line:col: error: ... [P1xx]``).
 """
@@ -66,13 +67,13 @@ def run_fmt(args: argparse.Namespace) -> int:
         changed += 1
         if args.diff:
             sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, path))
-        if args.check:
-            print("would reformat %s" % printable(path))
+        if args.check or args.diff:
+            print("would reformat %s" % printable(path), file=sys.stderr if args.diff else sys.stdout)
         else:
             _write(path, new)
             print("reformatted %s" % printable(path))
     if args.check and changed:
         failed = True
     print("%d file%s %s" % (changed, "" if changed == 1 else "s",
-                            "would be reformatted" if args.check else "reformatted"), file=sys.stderr)
+                            "would be reformatted" if args.check or args.diff else "reformatted"), file=sys.stderr)
     return 1 if failed else 0
