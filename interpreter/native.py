@@ -34,6 +34,7 @@ nothing changes but speed.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import functools
 import hashlib
@@ -352,22 +353,61 @@ def build(key: str, source: str) -> str:
         with open(py, "w", encoding="utf-8") as f:
             f.write(source)
         ext = Extension(name, [py], extra_compile_args=C_FLAGS)
-        try:
-            exts = cythonize([ext], quiet=True, build_dir=work, include_path=[include_view(work)],
-                             compiler_directives=CYTHON_DIRECTIVES)
-            dist = Distribution({"name": name, "ext_modules": exts})
-            cmd = build_ext(dist)
-            cmd.build_lib, cmd.build_temp = work, os.path.join(work, "tmp")
-            cmd.ensure_finalized()
-            cmd.run()
-        except Exception as e:      # Cython's and distutils' errors share no base class
-            raise NativeError("the C build failed: %s" % e) from None
+        with _output_kept() as output:
+            try:
+                exts = cythonize([ext], quiet=True, build_dir=work, include_path=[include_view(work)],
+                                 compiler_directives=CYTHON_DIRECTIVES)
+                dist = Distribution({"name": name, "ext_modules": exts})
+                cmd = build_ext(dist)
+                cmd.build_lib, cmd.build_temp = work, os.path.join(work, "tmp")
+                cmd.ensure_finalized()
+                cmd.run()
+            except Exception as e:      # Cython's and distutils' errors share no base class
+                raise NativeError("the C build failed: %s%s" % (e, output.tail())) from None
         with open(cmd.get_ext_fullpath(name), "rb") as f:
             data = f.read()
     # Written whole and renamed into place: a reader sees the old module or the new one.
     if not usercache.write_bytes(_file_name(key), data):
         raise NativeError("the module could not be written to the cache directory (%d bytes)" % len(data))
     return os.path.join(cache, _file_name(key))
+
+
+class _KeptOutput:
+    def __init__(self, sink, text):
+        self.sink, self.text = sink, text
+
+    def tail(self, limit: int = 4000) -> str:
+        """The end of what the build printed, to show with its failure ('' when it printed nothing)."""
+        self.text.flush()
+        self.sink.seek(0, os.SEEK_END)
+        self.sink.seek(max(0, self.sink.tell() - limit))
+        text = self.sink.read().decode("utf-8", "replace").strip()
+        return "\n" + text if text else ""
+
+
+@contextlib.contextmanager
+def _output_kept():
+    """What Cython and the C compiler print (hundreds of warnings about generated code nobody
+    can act on) kept in a file rather than on the terminal: shown only when the build fails.
+    Python's streams (Cython) and the process's descriptors 1 and 2 (the compiler, a child
+    process) are both redirected."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as sink, \
+            open(os.dup(sink.fileno()), "w", encoding="utf-8", errors="replace") as text, \
+            contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
+        try:
+            os.dup2(sink.fileno(), 1)
+            os.dup2(sink.fileno(), 2)
+            yield _KeptOutput(sink, text)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
 
 
 def include_view(root: str) -> str:

@@ -123,9 +123,10 @@ def test_the_shipped_rules_compiled_by_the_install_play_what_the_bytecode_plays(
 
 
 @needs_compiler
-def test_own_rules_compiled_into_the_cache_play_what_the_bytecode_plays(own_rules, cache, monkeypatch, tmp_path):
+def test_own_rules_compiled_into_the_cache_play_what_the_bytecode_plays(own_rules, cache, monkeypatch, tmp_path, capfd):
     path = compile_native(own_rules)
     assert os.path.dirname(path) == str(cache)
+    assert capfd.readouterr() == ("", "")       # the C compiler's warnings are not shown
     compiled = Program(own_rules)
     assert compiled.compiled_ahead
     # The functions are the module's, not bytecode.
@@ -339,6 +340,14 @@ def test_the_module_source_holds_only_what_the_checked_trees_say(own_rules):
     # A binding a listing's tests read at every value is read once (compiled, it is a lookup).
     assert "(_x0 := env['player'])" in source
     assert source.count("def _u") == len(recorder.units) > 10
+
+
+@needs_compiler
+def test_a_failed_build_says_what_the_compiler_said(cache, capfd):
+    with pytest.raises(native.NativeError) as failed:
+        native.build("k" * 32, "def f(:\n")
+    assert "the C build failed" in str(failed.value) and "def f(:" in str(failed.value)
+    assert capfd.readouterr() == ("", "")
 
 
 def test_compile_says_why_it_cannot(cache, monkeypatch):
