@@ -7,7 +7,7 @@ indexed, and the references declarations make to each other by name.
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, did_you_mean, register
+from ..diagnostics import Diagnostic, did_you_mean, explain, register
 from .model import end_of, model
 
 register("T201", "error", "the unit of an amount is not a resource")
@@ -26,6 +26,209 @@ register("T213", "error", "a category's removed_to is not supply or discard")
 register("T214", "error", "a statement where it cannot run")
 register("T215", "error", "unknown attribute")
 register("T216", "error", "an attribute names the wrong kind of declaration")
+
+explain("T201", """
+The unit of an amount (`2 food`, `cost 1 wood`) is what a player gains, pays or loses, so it must
+be something every player holds an amount of: a resource, a let that is a list of resources
+(`1 goods`: one of them, in a building's cost only), a per-player counter without `by`, or a
+variable holding a resource.  A space, an order or an enum has no amount to change, and the
+engine refuses the line ("'yard' is not a resource") before the game can start.
+
+    space yard:
+        slots 1
+    phase p:
+        gain 2 yard        # error: 'yard' is a space, not a resource; the unit of an amount
+                           # is a resource, a list of resources or a variable
+
+Fix: name a resource, `gain 2 food` (a per-player counter without `by` may be a unit too:
+`gain 1 workers`).""")
+explain("T202", """
+`gain`, `pay` and `lose` move amounts of resources: each argument is an amount (`3 coin`), a
+resource or a list of resources (`pay [food, wood]`: one of each).  A bare number says how many
+but not of what, and a name of another kind (an order, a space) is nothing a player holds, so
+the statement would fail when it runs.
+
+    phase p:
+        gain 3             # error: 'gain' takes amounts of resources, not a number: write it
+                           # with its resource, like '3 pp'
+
+Fix: write the resource after the number, `gain 3 pp`.""")
+explain("T203", """
+`set NAME = VALUE` (and `+=`, `-=`) changes a counter or a resource.  Spaces, orders, enums and
+the other declarations are not numbers, and a local name (a `for` variable, a parameter, a
+`let` in a body) is a value the body binds, not a number the game keeps, so there is nothing for
+the statement to change.
+
+    space yard:
+        slots 1
+    phase p:
+        set yard = 2       # error: 'yard' is a space; only counters can be set
+
+Fix: declare a counter for the number (`counter yard_level global`) and set it (`set yard_level
+= 2`); for a local, bind the name again, `let k = k + 1`.""")
+explain("T204", """
+A counter kept `by` an enum holds one number per value of the enum, so reading or setting it
+needs the entry (`filled[a]`); a counter without `by` (or a resource) holds one number, which
+has no entries to index.  A zone kept `by` an enum is one list per value, and a primitive that
+takes a zone needs the entry too.  Without the right index the engine cannot tell which number
+is meant.
+
+    enum sections a, b
+    counter filled global by sections
+    phase p:
+        set filled += 1    # error: counter 'filled' is kept by sections: give the entry,
+                           # like 'filled[a]'
+
+Fix: give the entry, `set filled[a] += 1` (or `for s in sections: set filled[s] += 1`); for a
+counter without `by`, drop the index or keep it `by ENUM`.""")
+explain("T205", """
+A counter or zone kept `by` an enum has an entry for each value of that enum and no other: a
+value of another enum, a misspelt value or a number is no entry, and reading or setting it
+would fail when it runs.
+
+    enum sections a, b
+    enum colors red, blue
+    counter filled global by sections
+    phase p:
+        set filled[red] = 1    # error: 'red' is not a value of sections (a, b)
+        gain filled[1] pp      # error: counter 'filled' is indexed by sections values (a, b),
+                               # not numbers
+
+Fix: index with a value of the counter's enum, `set filled[a] = 1`, or a variable going through
+it (`for s in sections:` and `filled[s]`).""")
+explain("T206", """
+A primitive takes arguments of set kinds: `place_worker` a space, `move_in_order` an order
+first, `build_tile` a category, and so on (dsl/README.md lists them).  A declaration of
+another kind, or an amount where no amount is taken, would fail when the line runs.
+
+    order turn_order
+    space yard:
+        slots 1
+    phase p:
+        place_worker turn_order          # error: argument 1 of 'place_worker' must be a space;
+                                         # 'turn_order' is an order
+        move_in_order yard, player, 1    # error: argument 1 of 'move_in_order' must be an
+                                         # order; 'yard' is a space
+
+Fix: give each argument its kind: `place_worker yard`, `move_in_order turn_order, player, 1`.""")
+explain("T207", """
+A building belongs to a category (`building NAME "Title" CATEGORY:`), and a category may be
+built over another (`built_on CATEGORY`).  Building is offered by category and the category
+says whether workers may use the tile, so a building whose category is not declared is never
+offered, and a `built_on` that names no category can never be met.
+
+    building hut "Hut" cabin:    # error: the category of building 'hut' must be a category;
+                                 # 'cabin' is not declared
+        prestige 1
+
+Fix: declare the category (`category cabin`) or name one that is declared.""")
+explain("T208", """
+A trigger runs its block when the engine emits its event, and the engine emits only its own
+events (`worker_placed`, `tile_built`, `piece_placed`, `round_start`, `phase_end`, ...).  A
+trigger on any other name is never run: the rule it states silently never happens.
+
+    trigger t on worker_moved:   # error: trigger 't' waits for unknown event 'worker_moved';
+                                 # the engine's events are ...; did you mean 'worker_placed'?
+        gain 1 pp
+
+Fix: one of the engine's events, `trigger t on worker_placed:`.""")
+explain("T209", """
+The game's score is the resource it is won with: a building's prestige is gained in it, and at
+the end the players are ranked by how much of it each holds.  So `score` must name a resource,
+something every player holds an amount of; a counter, a phase or a misspelt name is not one, and
+the game would fail, or rank the players by something else, when it is scored.
+
+    game g:
+        score workers      # error: the score of game 'g' must be a resource;
+                           # 'workers' is a counter
+    resource pp
+    counter workers per player
+
+Fix: name the points' resource, `score pp` (declare it with `resource pp "prestige"`).""")
+explain("T210", """
+`rounds PHASE, PHASE, ...` lists the phases each round runs, in order.  A name that is not a
+phase (a resource, a step, a misspelling) has no body to run, and the game would stop with an
+error when the round reaches it.
+
+    game g:
+        score pp
+        rounds work, pp    # error: round step 'pp' must be a phase; it is a resource
+
+Fix: list only phases, `rounds work`, and declare any missing one (`phase tally:`).""")
+explain("T211", """
+`X of PLAYER` reads (or sets) another player's value, so X must be something each player has: a
+per-player counter, a resource or a per-player zone.  A global counter has one value for the
+whole game and no value of a player; the line would fail when it runs.
+
+    counter provost global
+    phase p:
+        gain provost of player pp    # error: 'provost' is a global counter; 'of PLAYER' reads a
+                                     # per-player counter or a resource
+        set provost of player = 1    # error: counter 'provost' is global; it has no value
+                                     # 'of' a player
+
+Fix: drop `of PLAYER` for a global counter (`set provost = 1`), or declare it `per player`.""")
+explain("T212", """
+`counter NAME by ENUM` (or `zone NAME by ENUM`) keeps one number (or list) per value of the
+enum, so `by` must name an enum: its values are the entries.  Any other name gives no entries,
+and every read or write of the counter would fail.
+
+    enum sections a, b
+    counter filled global by section    # error: counter 'filled' is kept 'by section', which is
+                                        # not declared; 'by' names an enum; did you mean 'sections'?
+
+Fix: name the enum, `counter filled global by sections`, or declare it (`enum section a, b`).""")
+explain("T213", """
+A category's `removed_to` says where its tiles go when they leave the road: `supply` (back among
+the tiles that can be built again) or `discard` (out of the game).  The engine returns a tile
+to the supply only for the exact word `supply`, so any other word, a misspelling included,
+silently discards the tiles.
+
+    category c:
+        removed_to suply   # error: removed_to of category 'c' must be supply or discard, not
+                           # 'suply'; did you mean 'supply'?
+
+Fix: `removed_to supply` or `removed_to discard`.""")
+explain("T214", """
+Some statements belong only in some places.  A labelled block (`bonus:`) or a numbered one
+(`1:`) is an entry of a table, run by `do TABLE[KEY]`; in a body nothing would ever choose it.
+`break` leaves the innermost loop (`repeat`, `for`, `each`, `turns`), and outside one there is
+nothing to leave.  (A `break` in an effect or a table entry is allowed: it leaves the loop its
+caller runs.)
+
+    phase p:
+        bonus:             # error: 'bonus:' is not a statement (labelled blocks belong in
+                           # tables); a named part of a phase is 'step bonus:'
+            gain 1 pp
+        1: gain 2 pp       # error: a numbered entry '1:' outside a table
+        break              # error: 'break' outside a loop (repeat, for, each, turns)
+
+Fix: `step bonus:` for a named part of a phase, a `table` for labelled or numbered entries (run
+with `do bonus[KEY]`), and `break` only inside a loop.""")
+explain("T215", """
+`X.NAME` reads an attribute of a space or tile, and there is a fixed set of them (`owner`,
+`category`, `kind`, `prestige`, `slot`, `slots`, ...).  Any other name has no value, and the
+expression would fail when it runs.
+
+    for t in road_tiles():
+        if t.ownr == player:     # error: unknown attribute '.ownr'; did you mean 'owner'?
+                                 # (attributes: category, income, kind, other_side, owner, ...)
+            gain 1 pp
+
+Fix: one of the attributes the message lists, `t.owner`.""")
+explain("T216", """
+Some attributes name a declaration of a set kind: a building's `other_side` names the building
+a two-sided tile turns into (`flip_tile`), and the game's `workers_return_to` the per-player
+counter a worker goes back to when it leaves a space.  Another kind, or a name not declared,
+breaks the game the first time a tile is flipped or a worker comes back.
+
+    category c
+    building hut "Hut" c:
+        other_side cabin   # error: other_side of building 'hut' must be a building; 'cabin' is
+                           # not declared
+
+Fix: declare the other side (`building cabin "Cabin" c:`) or name a declared building; for
+`workers_return_to`, a counter declared `per player`.""")
 
 REMOVED_TO = ("supply", "discard")
 VALUE_KINDS = ("amount", "expr")   # argument kinds that are not declaration kinds
@@ -95,7 +298,8 @@ def _amount_arg(effect: str, a: dict, scope, i: int, sym) -> list[Diagnostic]:
     k = a.get("e")
     if k in ("int", "str", "dict", "range"):
         show = {"int": "a number", "str": "a string", "dict": "a dictionary", "range": "a range"}[k]
-        hint = ": write it with its resource, like '%s denier'" % a["v"] if k == "int" else ""
+        unit = next(iter(sym.of_kind.get("resource", {})), "coin")      # the game's first resource
+        hint = ": write it with its resource, like '%s %s'" % (a["v"], unit) if k == "int" else ""
         return [sym.diag(i, a, "T202", "'%s' takes amounts of resources, not %s%s" % (effect, show, hint))]
     items = a["items"] if k == "list" else [a] if k == "name" else []
     out = []
@@ -264,7 +468,7 @@ def check_references(ruleset) -> list[Diagnostic]:
             if d.get("built_on") is not None:
                 want(i, d, d["built_on"], "category", "T207", "built_on", categories)
             if d.get("removed_to") not in REMOVED_TO:
-                out.append(sym.diag(i, d, "T213", "removed_to of category '%s' is %s, not '%s'%s" % (
+                out.append(sym.diag(i, d, "T213", "removed_to of category '%s' must be %s, not '%s'%s" % (
                     d.get("name"), " or ".join(REMOVED_TO), d.get("removed_to"),
                     did_you_mean(str(d.get("removed_to")), REMOVED_TO))))
         elif kind == "trigger":
