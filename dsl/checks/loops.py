@@ -49,7 +49,8 @@ offer is passed over without asking anyone.  When such an option holds the only 
 `repeat while` loop whose condition cannot change, the loop never ends.
 
     repeat while yes:
-        choose "Go on?":                 # error: option 'stop' is never offered
+        choose "Go on?":                 # error: the loop at line N never ends: its only way
+                                         # out, option 'stop' of this choice, is never offered
             option stop when no: break
             option more: gain 1 coin
 
@@ -59,8 +60,9 @@ explain("C805", """
 `turns in ORDER until all passed:` gives the players turns until every one has passed with
 `pass_turn`; when nothing the turns run can pass (nor `break` out), it never ends.
 
-    turns in turn_order until all passed:
-        choose "Place a worker":           # error: no player can ever pass here
+    turns in turn_order until all passed:    # error: these turns never end: nothing in them
+                                             # passes (`pass_turn`) or leaves the loop (`break`)
+        choose "Place a worker":
             option place(t in open_spaces()): place_worker t
 
 Fix: an option that passes, `option pass: pass_turn`.""")

@@ -23,7 +23,8 @@ each value is one list of resources).  A value that is itself a list of lists ca
 option's value: the option's id writes a list as its items joined by `+`, so different values
 read alike, and paying or gaining it fails in play.
 
-    option pick(x in [[[1, 2], [3]], [[4]]]):    # error: 'x' takes lists of lists
+    option pick(x in [[[1, 2], [3]], [[4]]]):    # error: option 'pick': parameter 'x' takes
+                                                 # lists of lists
         gain 1 coin
 
 Fix: one parameter per part (`option pick(a in ..., b in ...)`), or name the choices

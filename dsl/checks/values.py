@@ -28,9 +28,14 @@ register("T219", "error", "something only the acting player has, used where no p
 explain("T217", """
 `self` and `slot` exist while a space or building works, `target` in a trigger whose event
 concerns a space, `worker` in a building's owner bonus, `player` where a player is acting.
+Anywhere else the name has no value, and the line would fail when it runs.
 
-    phase income:
-        gain slot coin     # error: 'slot' is not defined here
+    phase p:
+        set level = slot             # error: 'slot' is not defined here: 'slot' is bound only
+                                     # while a space works
+        each player in players():
+            if self == target:       # error: 'self' is not defined here (and so for 'target')
+                gain 1 pp
 
 Fix: use the name inside the declaration that binds it, or pass the value as a parameter.""")
 explain("T218", """
@@ -46,8 +51,11 @@ explain("T219", """
 A phase, the setup and the final scoring run with no player acting, so what belongs to the
 acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
 
-    phase tally:
-        gain 1 pp          # error: 'gain' is done by the acting player, and no player is acting
+    phase p:
+        gain 1 pp               # error: 'gain' is done by the acting player, and no player is
+                                # acting here
+        set moves = held(pp)    # error: 'moves' is a per-player counter and no player is acting
+                                # here (and 'held' is about the acting player)
 
 Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `COUNTER of PLAYER`.""")
 
