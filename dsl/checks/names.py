@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import primitives as P
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .model import end_of, model
 
 register("N100", "error", "no game declaration")
@@ -13,6 +13,98 @@ register("N104", "error", "declaration hides a built-in name")
 register("N105", "error", "two options of one choice have the same name")
 register("N106", "error", "parameter or variable name given twice")
 register("N107", "error", "declaration without a name")
+explain("N100", """
+A ruleset is one game: the `game` declaration gives its players, its score, its rounds and when
+it ends, and without it there is nothing to play.  A single rule file without one is refused as
+it is read (L005); this error is for a variant that removes the game of its base.
+
+    variant v extends base:
+        remove game base       # error: the ruleset has no 'game' declaration (did a variant remove it?)
+
+Fix: keep the game; to change it, replace it whole (`replace game base:` followed by all its
+attributes).""")
+explain("N101", """
+All declarations share one namespace (with enum values and the places of pieces), because a
+name in an expression is read as one thing: a counter's value, a let, an order, a table.  Two
+declarations of one name would leave one of them never read, without a word.  Resources,
+categories, enum values and piece places are plain symbols and may coincide (`category wood`
+beside `resource wood`); an enum value listed twice, and a second `setup` or `final` block, are
+reported too.
+
+    counter workers per player
+    let workers = 3        # error: 'workers' is already declared as a counter at line 4
+
+Fix: rename one of them (`let start_workers = 3`), or delete the copy; merge two `setup`
+blocks into one.""")
+explain("N102", """
+A ruleset has exactly one `game` declaration.  One file can hold only one (L005), so a second
+comes from a variant that declares a game of its own beside its base's: two games would give
+two player counts, two scores and two lists of rounds.
+
+    variant v extends base:
+        game other:            # error: a second 'game' declaration ('other'); the first is at base.rules:4
+            players 2..4
+
+Fix: replace the base's game instead of adding one (`replace game base:` with all its
+attributes), or make the file a game of its own rather than a variant.""")
+explain("N103", """
+Every name an expression reads, every resource an amount names and every counter `set`
+changes must be declared, or be a local name where it is used: an effect's or a let's
+parameter, a `let` statement (from the next statement to the end of its block), a `for` or
+`each` variable, an option's parameter (in that option), a comprehension's variable (inside
+it).  The engine reads a name it does not know as a plain symbol, as it reads a resource's or a
+space's name: a misspelt counter in a condition (`if scor > 0:`) would be the word `scor`,
+never the counter's value, and a misspelt unit or `set` target has nothing to change.
+
+    resource pp, food
+    counter provost global
+    phase p:
+        gain 2 fod             # error: undefined resource 'fod'; did you mean 'food'?
+        set provst = 3         # error: undefined counter 'provst'; did you mean 'provost'?
+
+Fix: the declared name, as the suggestion says (`gain 2 food`); declare it; or move the use
+inside the block where the local name is bound.""")
+explain("N104", """
+Declarations may not take the name of a primitive effect, a library function, a constant or a
+context name (`player`, `target`, `self` ...), because the rules could then not say which one
+they mean: an effect named `gain` would replace the library's `gain` in every statement, and a
+counter named `player` could never be read, as `player` means the acting player.
+
+    effect gain(n):            # error: 'gain' is a built-in effect; give the effect another name
+        nothing
+
+Fix: another name (`effect gain_bonus(n):`), and the calls renamed with it.""")
+explain("N105", """
+An option's name is its id, the word a player, a log and a replay use to say which option was
+taken (with its parameters' values, `place:wood_farm`).  Two options of one choice with the
+same name would have the same id, so a move naming it could mean either.
+
+    choose:
+        option take: gain 1 pp
+        option take: gain 2 pp     # error: option 'take' is offered twice in this choice; option ids must be unique
+
+Fix: a name of its own for each option (`option take_one:` and `option take_two:`), or one
+option with a parameter (`option take(n in [1, 2]): gain n pp`).""")
+explain("N106", """
+Each parameter of an effect, a let or an option, is a name its body reads.  A name given twice
+binds the second value over the first, so the first argument could never be read (and an
+option's id would show two values for one name).
+
+    effect e(n, n):            # error: effect 'e' names its parameter 'n' twice
+        gain n pp
+
+Fix: a different name for each parameter (`effect e(n, m):`), and the body reading each.""")
+explain("N107", """
+Every declaration but `setup` and `final` has a name: the rules refer to it by that name,
+variants replace or remove it by name, and diagnostics and logs name it.  The rule language
+cannot write a declaration without one, so this comes only from an IR document (JSON or YAML)
+written by hand or by another tool.
+
+    decls:
+    - {kind: phase, name: null, title: null, body: [], pos: [2, 1, 2, 7]}   # error: this phase declaration has no name
+
+Fix: give the declaration its `name` (`name: work`), or write the game as rules and let
+`provost export` write the IR.""")
 
 # Which declarations may share a name.  The interpreter evaluates most names to something of
 # their own (a counter's value, a let, an order, an enum's values, a table ...): such a name must
