@@ -1,7 +1,7 @@
 """Range checks (R3xx): numbers that are out of range for what they count."""
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, did_you_mean, register
+from ..diagnostics import Diagnostic, did_you_mean, explain, register
 from .model import model
 
 register("R301", "error", "player count out of range")
@@ -12,6 +12,92 @@ register("R305", "error", "road position beyond the road")
 register("R306", "error", "table range runs backwards")
 register("R307", "error", "table entries overlap")
 register("R308", "error", "a table key that names nothing, close to a name it may mean")
+explain("R301", """
+`players LO..HI` gives the player counts the game is played with: 1 to 8, the least first.
+`provost play --players N` and the other commands refuse a count outside the range, so with the
+least above the most no count at all could be played, and a count of 0 or beyond 8 is a slip.
+
+    game g:
+        players 0..9       # error: players 0..9: a game has 1 to 8 players
+
+Fix: the counts the rulebook gives, least first (`players 2..5`).""")
+explain("R302", """
+A counter starts at `start` (0 when not given) and is kept within `min..max` (`min` is 0 when
+not given): every `set` brings it back inside.  The first value is not brought inside, so a
+start outside the range is a value the rules say the counter never has, until the first `set`
+moves it.  A `min` above `max` leaves no value at all, and every `set` would give `max`.
+
+    counter workers per player start 6 max 5    # error: counter 'workers' starts at 6, outside 0..5
+
+Fix: a start within the range (`start 5 max 5`), or the range the rules mean (`start 6 max 6`);
+with a `min` above 0, give the counter a `start` too.""")
+explain("R303", """
+Some numbers have a least value: a building's `prestige`, `income` and `count`, a cost and a
+piece's value are never negative; a building's road space (`at`), a space's `slots` and
+`per_player`, a track's length and `max_rounds` are at least 1.  Below that they mean nothing in
+play: a negative cost would pay the builder, a space with 0 slots could never take a worker (a
+space without a limit says `slots unlimited`), a track of 0 spaces has nowhere to move.
+
+    category c
+    building hut "Hut" c:
+        cost -1 pp         # error: a cost of -1 pp; costs are not negative
+
+Fix: the number the rulebook gives (`cost 1 pp`); a gain on building belongs in
+`on_build: gain 1 pp`.""")
+explain("R304", """
+No board game counts beyond a million, so a number larger than 1,000,000 anywhere in the
+rules is a slip (digits too many, a pasted value); some of them would also size what the engine
+builds, as a track's length or a building's count do.
+
+    phase p:
+        gain 5000000 pp    # error: 5000000 is too large; numbers stay within 1,000,000
+
+Fix: the number meant (`gain 5 pp`).""")
+explain("R305", """
+A building with `at N` starts the game on the road, the first `track` declared, at space N.
+With no track, or a track shorter than N, there is no such space to put it on, and the game
+could not start.
+
+    track road 10
+    category c
+    building hut "Hut" c:
+        at 11              # error: building 'hut' is at space 11 of track 'road', which has 10 spaces
+
+Fix: a space on the road (`at 10`), or a longer road (`track road 11`); declare the road's
+`track` first when there is none.""")
+explain("R306", """
+A table key `LO..HI` covers the numbers from LO up to HI.  With LO above HI it covers none, so
+its entry is never run, and a lookup of a number the rules meant it for stops the game with
+"table 't' has no entry".
+
+    table t:
+        5..2: gain 1 pp    # error: the range 5..2 runs backwards; write 2..5
+
+Fix: the least first (`2..5:`).""")
+explain("R307", """
+A lookup runs the first entry whose key matches, so where two entries cover one number (or
+one name is given twice), the later is never run for it: the rules would read as if it applied,
+and play would never show it.
+
+    table t:
+        0..2: nothing
+        2: gain 1 pp       # error: 2 overlaps 0..2 (line 5)
+
+Fix: keys that do not overlap (`0..1: nothing` and `2: gain 1 pp`), or one entry for a name
+given twice.""")
+explain("R308", """
+A named key is looked up by a value a rule computes, an enum value or another declared name.
+A key that names nothing declared can never be found, so its entry never runs, and a lookup of
+the name it was meant to be stops the game with "table 'scoring' has no entry for 'dungeon'".
+Reported when the key is close to a name it may mean: the other keys' enum's values, or else
+every declared name.
+
+    enum sections dungeon, walls, towers
+    table scoring:
+        dungeon_typo:      # error: table key 'dungeon_typo' names nothing declared; did you mean 'dungeon'?
+            0: nothing
+
+Fix: the declared name (`dungeon:`), or declare the name the key means.""")
 
 MAX_PLAYERS = 8
 ABSURD = 1_000_000
