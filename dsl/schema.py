@@ -23,10 +23,39 @@ import json
 import re
 from importlib import resources
 
-from .diagnostics import Diagnostic, did_you_mean, register
+from .diagnostics import Diagnostic, did_you_mean, explain, register
 
 register("S001", "error", "the IR does not match the schema")
 register("S002", "error", "the IR is nested too deeply")
+explain("S001", """
+An IR document (a YAML or JSON file, such as `provost export` prints) does not have the shape
+`dsl/schema.json` describes: a property missing, misspelt or unknown, a value of the wrong kind,
+a position not 1-based, an unknown declaration or expression kind, or another IR version.  The
+checks and the interpreter rely on that shape, so nothing else is checked, and the file cannot
+be played, until it matches.  Each mismatch is reported at its place in the document (from rule
+text the IR is built by provost itself, so S001 there is a bug to report).
+
+    provost_ir: 1
+    decls:
+    - kind: resource          # error: IR at decls/0: missing property 'title'
+      name: pp
+      titel: null             # error: IR at decls/0/titel: unexpected property 'titel'; did you mean 'title'?
+      pos: [1, 1, 1, 12]
+
+Fix: write the property as the schema names it (`title: null`); `provost export` of the rule
+file shows a correct document to compare with.""")
+explain("S002", """
+The IR is nested more than 128 lists and mappings deep (`MAX_IR_DEPTH`).  Every pass over the IR
+(the schema, the checks, the interpreter's compiler) goes down it level by level, so the checker
+stops there and reports the first place that is too deep, rather than let a later pass run out
+of stack.  Rules written by hand never come near it (the Caylus IR is 23 deep); generated
+expressions can: each `not`, operator, call or list adds a level or two.
+
+    let x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+                      # error: nested more than 128 levels deep (at decls/1/value/items/0/items/0/...)
+
+Fix: split the expression or block: name parts of it with `let`s, or move inner blocks into
+effects that the outer one calls.""")
 
 MAX_IR_DEPTH = 128
 """Deepest nesting of lists and mappings accepted in an IR (the Caylus IR is 23 deep).

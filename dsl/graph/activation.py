@@ -32,28 +32,54 @@ register("G601", "error", "an effect moves a worker onto a space already activat
 register("G602", "note", "a building consumes a resource nothing earlier in the same phase produces (stock only)")
 register("G604", "warning", "a space that takes workers and has work, which nothing activates")
 explain("G601", """
-A space or building can move a worker onto another one that its phase activates earlier, so the
-worker arrives after that space has done its work and can never be used there.
+A space or building can move a worker onto a space that its phase has already activated, so the
+worker arrives after that space has done its work and can never be used there.  The same holds
+for a statement of the phase that moves a worker after the `activate` that named the target.
+The Caylus gate must come before every space it can send a worker to.
 
+    space gate "Gate":
+        work:
+            choose:
+                option stay: nothing
+                option move(t in open_spaces() where t != gate):
+                    move_worker gate, t
     phase specials:
-        activate trading_post, gate      # error: 'gate' can move a worker onto 'trading_post',
-                                         # which phase 'specials' has already activated
+        activate post, gate    # error: Space 'gate' can move a worker onto 'post', which phase
+                               # 'specials' has already activated (line 43)
 
 Fix: activate the space that moves workers before the spaces it moves them to
-(`activate gate, trading_post`).""")
+(`activate gate, post`).""")
 explain("G602", """
 A building or space pays a resource that nothing activated before it in the same phase
-produces, so a player can use it only with that resource in stock from earlier turns.  Often
-intended (the rulebook says so); a note, not a warning.
+produces, so a player can use it only with that resource in stock from earlier turns (or, when
+an earlier phase of the round may produce it, with what the player holds when the phase starts;
+the message names that phase).  Often intended (the rulebook says so); a note, not a warning.
 
-    phase specials:
-        activate joust_field, ...
-    space joust_field:
+    space joust "Joust field":
         work:
-            pay 1 denier, 1 cloth        # note: nothing before it in 'specials' produces cloth
+            choose:
+                option skip: nothing
+                option joust:
+                    pay 1 coin, 1 cloth    # note: Space 'joust' pays cloth, but nothing activated
+                                           # before it in phase 'specials' produces cloth
+    phase specials:
+        activate gate, post, joust
 
 Fix: none when the rules mean it (say so in a comment above the payment); otherwise activate a
 producer of the resource before it.""")
+explain("G604", """
+A space that takes workers (`placeable`, the default) and has `work`, but no `activate` names it.
+A worker placed there never works, and it stays on the space until some rule sends it home, so
+its player loses the worker and the action.  (A space that takes workers and has no work, such as
+the Caylus castle scored by a step of its own, is not reported.)
+
+    space post "Trading post":    # warning: space 'post' takes workers and has work, but
+        work: gain 2 coin         # nothing activates it: a worker placed there never works
+    phase specials:
+        activate gate
+
+Fix: activate it where it belongs in the round (`activate gate, post`), or make it
+`placeable no` if workers are not meant to go there.""")
 
 
 @dataclass

@@ -22,19 +22,77 @@ from .road import road
 
 register("G701", "error", "a tile's cost includes a resource that no rule can ever give")
 register("G702", "warning", "a phase that is never entered (not in the game's rounds)")
+explain("G701", """
+A tile that some rule builds (`build_tile` or `build_on` of its category) costs a resource that
+no rule can ever give: no `gain` or `set R += ...` names it in a body that runs (unused effects
+and tables, and phases not in the rounds, give nothing), and it is not the score, which the
+engine gives for building.  No player can ever pay for the tile, so the build is never offered.
+
+    resource pp, coin, wood, cloth
+    building hut "Hut" wooden:
+        cost 1 wood, 1 cloth    # error: building 'hut' costs cloth, but no rule ever gives
+                                # cloth: it can never be paid for
+    space post "Trading post":
+        work: build_tile wooden
+
+Fix: give the resource somewhere (`work: gain 1 wood, 1 cloth` for the mill), or take it out of
+the cost (`cost 1 wood`).""")
+explain("G702", """
+A phase that is not in the game's `rounds` is never entered: its statements and steps never run,
+so what it gives, scores or checks never happens.  Usually a phase added to the file and not to
+the rounds.
+
+    game g "G":
+        players 2..4
+        score pp
+        rounds place, specials, activation
+    phase market:    # warning: phase 'market' is never entered: it is not in the game's rounds
+        each player in turn_order:
+            gain 1 coin
+
+Fix: add the phase to the rounds where it belongs (`rounds place, market, specials,
+activation`), or remove it.""")
 register("G703", "warning", "a definition that is never used")
 FLOW_EVENTS = {"round_start", "round_end", "phase_start", "phase_end", "step_start", "step_end"}
 
 register("G704", "warning", "a trigger that never fires (nothing emits its event)")
+explain("G704", """
+A trigger on an event that nothing in the rules emits never fires, so its body never runs.  The
+engine's flow emits round_start, round_end, phase_start, phase_end, step_start and step_end;
+the others come from primitives: worker_placed from `place_worker`/`move_worker`, tile_built
+from `build_tile`/`build_on`, piece_placed from `place_piece`.  Such a primitive in an effect
+nobody calls, or in a phase not in the rounds, does not count: it never runs.
+
+    trigger seen on piece_placed:    # warning: trigger 'seen' never fires: nothing emits
+        gain 1 pp                    # piece_placed (emitted by place_piece)
+
+Fix: put the trigger on the event that does happen (`trigger seen on worker_placed:`), or
+remove it.""")
 explain("G703", """
 A declaration (a resource, counter, category, let, effect, zone, ...) that no rule, cost,
-condition or scoring reads: it changes nothing in a game.
+condition or scoring reads: it changes nothing in a game.  A building is used when it stands at
+a road slot, or its category is built, dealt or transformed into, or something names it.
 
-    category special "special building"    # warning: category 'special' is never used
+    category special "special building":    # warning: category 'special' is never used
+        workable yes
 
 Fix: remove it, use it where it was meant to be used, or keep it and say in a comment why (a
-name kept for the rulebook's words).""")
+name kept for the rulebook's words, as `caylus.rules` does for this category).""")
 register("G705", "error", "an end condition that can never be met")
+explain("G705", """
+The game's `ends_if` can never be true: it compares a counter nothing ever changes (no `set`,
+no amount naming it, so it keeps its `start`), or asks for a value beyond a counter's `min` or
+`max`.  Such a game never ends by its condition, whatever the players do: it runs until
+`max_rounds` (100 rounds when the game gives none).
+
+    game g "G":
+        players 2..4
+        score pp
+        ends_if laps >= 5    # error: the end condition can never be met: 'laps' never goes above 3
+    counter laps global max 3
+
+Fix: ask for a value the counter can reach (`ends_if laps >= 3`), or raise its bound
+(`max 5`).""")
 
 # Kinds whose unused definitions are reported, with the words for the message.
 DEFINITIONS = ("effect", "let", "table", "counter", "zone", "order", "enum", "resource", "category", "track",

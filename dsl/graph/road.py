@@ -30,16 +30,186 @@ register("G510", "warning", "a road token that can stand beyond the last slot")
 register("G511", "error", "building onto the first free slot never has a free slot")
 register("G512", "warning", "the road can fill up and nothing says what happens then")
 register("G513", "error", "the road is used but no track is declared")
+explain("G501", """
+A round activates each space, and the road, once, in one order: a worker works when its space
+is activated and then comes home.  A second activation of the same space in the round finds
+only the workers moved there since the first, so it is almost always a space named in two
+`activate` calls, or two phases of `rounds` doing the same work.  The message prints the round's
+activation order from the space back to itself.
+
+    game g "G":
+        rounds early, place, specials, activation
+    phase early:
+        activate post
+    phase specials:
+        activate gate, post    # error: space 'post' is activated again (first at line 36): the
+                               # activation order is not one simple path (post -> gate -> post)
+
+Fix: activate each space and the road once per round: remove one of the two activations (here
+`phase early`, and `early` from `rounds`).""")
+explain("G502", """
+Two tiles are put on the same road slot before play: two fixed buildings with the same `at`, a
+fixed building inside the range of a `deal_tiles`, or a `place_tile` on a slot already filled.
+The road holds one tile per slot, so one of the two is not on the road when play starts: a later
+`at` or `place_tile` replaces the tile there, and `deal_tiles` skips a filled slot.
+
+    building mill "Mill" plain:
+        at 1
+    building shop "Shop" plain:    # error: two tiles on slot 1 before play: building 'shop' (at 1),
+        at 1                       # and building 'mill' (at 1) (line 22)
+
+Fix: give each tile its own slot (`at 2` for the shop), or deal onto a range that leaves the
+fixed buildings out.""")
+explain("G503", """
+A road position outside the track (slots `1..N` of `track road N`): `deal_tiles` onto slots
+beyond it, `place_tile` on slot 0 or beyond it, or `activate_road` past the last slot.  In play
+the tiles meant for those slots are not dealt (they stay in the supply), `place_tile` stops the
+game with a rule error, and the road activation ends at the last slot whatever the range says.
+(`at` beyond the track is R305.)
+
+    track road 8
+    setup:
+        shuffle turn_order
+        place_tile mill, 9    # error: a tile is placed on slot 9, but track 'road' has slots 1..8
+
+Fix: use a slot of the track (`place_tile mill, 8`), or lengthen it (`track road 9`).""")
+explain("G504", """
+`activate_road LO..HI` activates the road from slot LO, so with LO above 1 the first slots are
+never activated: the buildings there never work, and a worker placed on one is left out of the
+activation.  A road is activated from its first slot; a range starting later is usually a
+typing slip or a bound meant for another token.
+
+    building mill "Mill" plain:
+        at 3
+    phase activation:
+        activate_road 3..provost    # warning: the road activation starts at slot 3: slots 1..2
+                                    # are never activated
+
+Fix: start at the first slot (`activate_road 1..provost`).""")
+explain("G505", """
+A fixed building (`at N`) stands where the road activation never gets: beyond the furthest slot
+it can reach (its literal bound, or the `max` of the road token that bounds it, as the provost
+bounds the Caylus road) or before the slot it starts at.  A worker placed on that building never
+works there, and it comes home unused.
+
+    counter provost global start 4 min 0 max 5
+    building shop "Shop" plain:    # error: building 'shop' is at slot 7, but the road activation
+        at 7                       # reaches slot 5 at most: it is never activated
+    phase activation:
+        activate_road 1..provost
+
+Fix: put the building within reach (`at 5`), or let the token go further (`max 8`).""")
+explain("G506", """
+A space activated after the road.  In the games this checks for (Caylus and its kin), the
+special spaces work before the road -- "before the bridge" -- so that what they give can be
+spent on the road in the same round and the workers they move onto the road are there when it
+is activated.  What a space activated after the road gives comes too late for the road in that
+round, and a worker it sends to a road building arrives after the building worked (G601).
+
+    phase specials:
+        activate gate
+    phase activation:
+        activate_road 1..provost
+        activate post    # warning: space 'post' is activated after the road (activate_road at
+                         # line 45): special buildings come before the bridge
+
+Fix: activate the space before the road (`activate gate, post` in phase `specials`); if the
+rules mean it to come after, say so in a comment above it.""")
+explain("G507", """
+A scoring trigger (a number, or a list or dict of numbers, compared with a road token such as
+the bailiff) lies off the track.  A token meets it only by standing beyond the last slot, which
+its bounds usually forbid (here the bailiff's `max 8`), so the scoring it guards never happens,
+or happens later than the rules say.
+
+    track road 8
+    counter bailiff global start 1 min 0 max 8
+    let scoring_at = {low: 4, high: 12}    # error: scoring trigger 'scoring_at' for high is at
+                                           # 12, off track 'road' (slots 1..8)
+    if bailiff >= scoring_at[s]:
+
+Fix: put the trigger on a slot of the track (`{low: 4, high: 8}`), or lengthen the track.""")
+explain("G508", """
+Scoring triggers, in the order of their enum, keys or list, must lie further and further along
+the road.  A road token moves forward, so a later trigger placed before an earlier one is
+reached first: the scorings happen out of order, or two at once.
+
+    enum sections low, high
+    let scoring_at = {low: 6, high: 3}    # error: scoring trigger 'scoring_at' for high is at 3,
+                                          # not after low at 6: triggers must increase along the road
+    if bailiff >= scoring_at[s]:
+
+Fix: order the positions along the road (`{low: 3, high: 6}`), or the enum's values as the
+scorings come (`enum sections high, low`).""")
+explain("G509", """
+A road token (a global counter that bounds `activate_road`, as the provost does, or one that
+moves along the road with it, as the bailiff does) whose bounds do not fit the track: it starts
+beyond the last slot, its `min` lies beyond it, or its `min` is below 0.  A token that starts
+beyond the road stands on no slot until it comes back onto it (the provost then has the whole
+road activated); one whose `min` lies beyond never stands on a slot at all.  (`start` outside
+`min..max` is R302.)
+
+    track road 8
+    counter provost global start 10 min 0 max 12    # error: road token 'provost' starts at 10,
+                                                    # beyond track 'road' (8 slots)
+    activate_road 1..provost
+
+Fix: start the token on a slot of the track (`start 4`), and keep `min` on it too.""")
 explain("G510", """
-A road token (a global counter compared with or set from another over the road, such as the
-provost) whose `max` lies beyond the track's last slot can stand where there is no slot: the
-positions past the end activate nothing.
+A road token (a global counter that bounds `activate_road`, as the provost does, or one that
+moves along the road with it, as the bailiff does) whose `max` lies beyond the track's last
+slot, or that has no `max`, can stand where there is no slot: the positions past the end
+activate nothing, so moving the token there does no more than moving it to the last slot.
 
-    track road 24
-    counter provost global start 8 min 0 max 26    # warning: can reach 26, beyond slot 24
+    track road 8
+    counter provost global start 4 min 0 max 10    # warning: road token 'provost' can reach 10,
+                                                   # beyond the last slot (8) of track 'road'
 
-Fix: bound the token by the track (`max 24`), or keep it and say in a comment why the positions
+Fix: bound the token by the track (`max 8`), or keep it and say in a comment why the positions
 beyond the road exist (Caylus 1303: two provost-only end spaces).""")
+explain("G511", """
+`build_tile CAT` puts the tile on the first free road slot (unless the category is `built_on`
+another one), but every slot is filled before play, by `at`, `deal_tiles` or `place_tile`.  With
+no free slot the engine offers no tile to build, so the build never happens and the category's
+tiles never reach the road.
+
+    track road 2
+    building mill "Mill" plain:
+        at 1
+    building shop "Shop" plain:
+        at 2
+    space post "Trading post":
+        work: build_tile wooden    # error: tiles of category 'wooden' go onto the first free
+                                   # slot, but every slot of track 'road' is filled before play
+
+Fix: lengthen the track (`track road 6` leaves four slots for the four huts), or fill fewer
+slots before play.""")
+explain("G512", """
+More tiles can be built onto the first free slot than there are free slots after setup, and no
+rule says what happens when the road is full: the engine then offers no build, so the space
+that builds silently does nothing, and a worker placed there to build gets nothing.  The demand
+is the tiles of the categories built this way (`count`, or no bound for `unlimited`) less those
+dealt or taken out of the supply in setup.
+
+    track road 4
+    building hut "Hut" wooden:
+        count 4
+    space post "Trading post":
+        work: build_tile wooden    # warning: up to 4 tiles of category 'wooden' can be built onto
+                                   # the first free slot, but only 2 slots of track 'road' are free
+
+Fix: say what happens when the road is full, with a condition on the road around the build
+(`if road_at(4) == none:` before `build_tile wooden`), or lengthen the track (`track road 6`).""")
+explain("G513", """
+A rule uses the road (`activate_road`, `deal_tiles`, `place_tile`, or `build_tile` onto the
+first free slot) but the file declares no track.  The road is the first `track` declaration;
+without one it has no slots, so the road activation finds nothing, no tile can be dealt or
+built, and `place_tile` stops the game with a rule error.
+
+    phase activation:
+        activate_road 1..8    # error: 'activate_road' uses the road, but no track is declared
+                              # (declare one, e.g. 'track road 20')
+
+Fix: declare the road before using it (`track road 8`).""")
 
 UNLIMITED = -1
 MAX_PASSES = 24

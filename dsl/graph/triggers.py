@@ -9,11 +9,26 @@ is built in plain Python; networkx is imported only when it has an edge, to find
 """
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, register
+from ..diagnostics import Diagnostic, explain, register
 from .activation import analysis
 from .model import facts, pos_of
 
 register("G603", "error", "a trigger can re-trigger itself (a cycle of triggers)")
+explain("G603", """
+A trigger runs whenever its event happens, and what it does may make the event happen again:
+`place_worker` and `move_worker` emit worker_placed, `build_tile` and `build_on` emit
+tile_built, `place_piece` emits piece_placed, directly or through the effects, tables, spaces and
+tiles the trigger uses.  A trigger that can fire itself, directly or through other triggers,
+repeats until something runs out or the engine's step budget stops the game.  Conditions are not
+followed: the check reports every cycle a trigger's body can close, whatever its `if`s.
+
+    trigger ping on worker_placed:    # error: trigger 'ping' can re-trigger itself: 'ping' (on
+        build_tile wooden             # worker_placed) builds a tile at line 39, which fires 'pong'
+    trigger pong on tile_built:       # (on tile_built) places a worker at line 41, which fires
+        place_worker post             # 'ping' again [cycle: ping -> pong -> ping]
+
+Fix: take the action that emits the event out of the cycle: do it where the first event is
+caused (in the space's work or the phase) rather than in a trigger on that event.""")
 
 
 def trigger_graph(f, a) -> tuple[dict, dict]:
