@@ -208,7 +208,9 @@ def _in_our_words(e: UnexpectedToken, tok: Token, text: str, line: int) -> str |
     expected = set(e.accepts or e.expected or ())
     lines = text.split("\n")
     if "_INDENT" in expected and tok.type != "_INDENT":
-        at = getattr(tok, "line", None) or line
+        # A token that starts a line (a name) follows the line that lacks its block; an end of
+        # line, an end of block or the end of the file is at the end of that line itself.
+        at = line + 1 if tok.type in ("_NL", "_DEDENT", "$END") else getattr(tok, "line", None) or line
         prev = _previous_code_line(lines, at)
         if prev is not None and _code_line(lines, prev).endswith(":"):
             head = _code_line(lines, prev).strip()
@@ -227,8 +229,9 @@ def _in_our_words(e: UnexpectedToken, tok: Token, text: str, line: int) -> str |
 def _position_of(e: UnexpectedToken, tok: Token, text: str) -> tuple[int, int]:
     line = getattr(tok, "line", None) or e.line
     col = getattr(tok, "column", None) or e.column
-    if tok.type in ("$END", "_DEDENT") or not line or line < 1:
-        # Truncated input: point just past the last non-blank character.
+    if tok.type == "$END" or not line or line < 1:
+        # Truncated input: point just past the last non-blank character.  (An end of block has
+        # the position of the line end before it, where the block was expected: kept.)
         stripped = text.rstrip()
         line = stripped.count("\n") + 1
         col = len(stripped) - (stripped.rfind("\n") + 1) + 1
