@@ -247,6 +247,47 @@ register("P007", "error", "a control character in a rule file")
 register("P006", "error", "a folder given to check holds no rule or IR file")
 register("P010", "error", "YAML/JSON IR syntax error")
 register("P011", "error", "an IR document that is not a mapping (null, a list, a scalar)")
+explain("P001", """
+A file larger than a million bytes is not read: the largest shipped ruleset is about 30,000
+bytes, so a file this size is almost always the wrong file (a game log, a generated dump), and
+refusing it by its size, before reading it, keeps a wrong argument from costing memory and time.
+No more than a million and one bytes are ever read, so a device or a file that grows while it
+is read is refused the same way.
+
+    provost check huge.rules
+    huge.rules:1:1: error: file too large (1008105 bytes; the limit is 1000000 bytes) [P001]
+
+Fix: check the file you meant; rules that really grow this large are split into a base and
+variants (`variant NAME extends BASE:`), each a file of its own.""")
+explain("P002", """
+Rule files are UTF-8.  A file saved in another encoding (Latin-1, Windows-1252) has bytes that
+are no UTF-8 character, and guessing what they meant could change a name or a title without a
+word, so the file is refused at the first such byte.
+
+    provost check farm.rules          # `game café:` saved as Latin-1
+    farm.rules:1:9: error: file is not valid UTF-8 (byte 0xe9) [P002]
+
+Fix: save the file as UTF-8 (`iconv -f latin1 -t utf-8 farm.rules > farm-utf8.rules`, then
+replace the file with it).""")
+explain("P003", """
+A NUL byte never occurs in text: the file is binary (an image, an archive, a compiled file) or
+text in UTF-16, which puts a NUL beside every ASCII letter.  It is refused at the first NUL
+rather than read as rules.
+
+    provost check farm.rules          # saved as UTF-16
+    farm.rules:1:4: error: binary content: NUL byte in file [P003]
+
+Fix: name the rule file itself, or save it as UTF-8 (`iconv -f utf-16 -t utf-8`).""")
+explain("P004", """
+The file is empty, or holds only blanks and line ends: there is no game to check, and an empty
+file is most often one that lost its content (a failed save, or a command's output redirected
+onto the file it reads, `cmd x.rules > x.rules`, which empties the file before the command
+runs).  An IR document that is empty says the same.
+
+    provost check farm.rules
+    farm.rules:1:1: error: empty file [P004]
+
+Fix: restore the file's content (`git checkout farm.rules`, or the editor's backup).""")
 explain("P005", """
 The path names no readable file: it does not exist, it is not a regular file (a pipe, a socket, a
 device), or it cannot be read.  The same for a game log given to `replay`, `explain`, `view` or
@@ -256,14 +297,39 @@ device), or it cannot be read.  The same for a game log given to `replay`, `expl
     nosuch.rules:1:1: error: file not found [P005]
 
 Fix: correct the path (a shipped ruleset is named without a path: `caylus`).""")
+explain("P006", """
+A folder given to `check` is searched, with its subfolders, for rule and IR files (`.rules`,
+`.yaml`, `.yml`, `.json`; hidden folders and `__pycache__` are skipped).  When it holds none, the
+check checked nothing, and passing would let a mistyped folder in a CI job pass unnoticed.
+
+    provost check rulez/
+    rulez/:1:1: error: no rule or IR files (.rules, .yaml, .yml, .json) in this folder [P006]
+
+Fix: name the folder that holds the rules, or the files themselves (`provost check
+rules/*.rules`: a file named on the command line is checked whatever its suffix).""")
 explain("P007", """
 A rule file is plain text: a control character (an escape, a backspace, a carriage return in a
 line) could rewrite the terminal that prints the file's text or hide part of it, so the file is
-refused at the character.
+refused at the character.  CRLF line ends are fine; a string of an IR document holding one
+(JSON's `\\u001b`) is refused the same way.
 
-    game x "a<ESC>b":       # error: control character U+001B in the file
+    provost check title.rules         # the title holds ESC [2J, which clears a terminal
+    title.rules:1:10: error: control character U+001B in the file: a rule file is plain text (such characters can rewrite a terminal or hide text) [P007]
 
 Fix: remove the character (`cat -A FILE` shows it); write `\\n` in a string for a line break.""")
+explain("P010", """
+A YAML or JSON IR document could not be read as one: a syntax error, or something valid in YAML
+that an IR document refuses because the rules would not be plain data -- anchors and aliases
+(a few lines can expand to gigabytes), tags (`!!set`), keys that are not strings, more than one
+document, nesting deeper than 200 levels, and numbers with a fraction (numbers in the rules are
+whole numbers, as in rule text: 2.0 would be a float where the engine counts).
+
+    - kind: game
+      name: g
+      players: [2.0, 4]    # error: 2.0 is not a whole number; numbers in the rules are integers
+
+Fix: write the value as plain data (`players: [2, 4]`); an IR document is best written by
+`provost export RULES --format yaml` and edited from there.""")
 explain("P011", """
 A YAML or JSON IR document is one mapping with `provost_ir` and `decls` (what `provost export`
 writes); a document that is `null`, a list or a single value holds no ruleset.

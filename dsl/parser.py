@@ -19,7 +19,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import DedentError, Indenter
 
 from . import usercache
-from .diagnostics import SHOWN_SUFFIXES, Diagnostic, register
+from .diagnostics import SHOWN_SUFFIXES, Diagnostic, explain, register
 from .source import follow_indent
 
 register("P100", "error", "syntax error: unexpected token")
@@ -28,6 +28,67 @@ register("P102", "error", "inconsistent indentation")
 register("P103", "error", "nesting too deep")
 register("P104", "error", "too many lines or tokens")
 register("P105", "error", "number too large")
+explain("P100", """
+The parser met a word or a symbol where the rule language allows none there, and stopped: a
+file that does not parse has no declarations to check, so this is the only error reported until
+it is fixed.  The message names what came and what could have come; the mistakes made most are
+said in the language's words: a `:` missing at the end of a line whose indented lines are its
+block, or a line ending in `:` with no indented block after it.
+
+    game g                 # error: missing `:` at the end of `game g`: the indented lines
+        score pp           #        after it are its block
+
+Fix: end the line with its `:` (`game g:`); for "expected an indented block", indent the lines
+that belong to the statement, or write `nothing` as its block.""")
+explain("P101", """
+A character that begins no word, number, string or symbol of the rule language (`$`, `@`), or
+a `"` that opens a string which does not end on its line: strings are one line, with `\\n` for
+a line break.  The lexer cannot go past it, so nothing after it is read.
+
+    let x = "unterminated  # error: unexpected character '"'; expected '(', '[', '{', end of
+                           # line, minus, name, number, string
+
+Fix: close the string on its line (`let x = "unterminated"`), or remove the character.""")
+explain("P102", """
+A line is indented less than the line before it, but to a column at which no enclosing block
+starts, so the parser cannot tell which block it belongs to (a tab counts as 8 spaces).  Acting
+on a guess would put the statement in a block it was not written for, which changes what the
+rules do.
+
+    if 1 > 0:
+        nothing
+      nothing              # error: unindent does not match any outer indentation level
+
+Fix: indent the line exactly as far as the block it belongs to (level with the `if`, or with
+the `nothing` above it), with spaces only.""")
+explain("P103", """
+Brackets nested more than 64 deep, or blocks more than 32 deep.  No game needs that much, and
+the passes after the parser walk the rules recursively: the limit makes a generated or hostile
+file an error at the place it goes too deep instead of a crash.
+
+    let x = ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))
+    # error: brackets nested more than 64 deep
+
+Fix: name the parts with `let` (`let part = ...`) or move a deep block into an `effect`, and use
+the names.""")
+explain("P104", """
+A rule file holds at most 20,000 lines and 30,000 tokens (words, numbers and symbols), where
+the largest shipped ruleset has under 800 lines and 5,000 tokens: the limits keep a
+generated or wrong file from costing the parser and the checks unbounded time and memory.
+
+    provost check huge.rules
+    huge.rules:20001:1: error: file has 20002 lines; the limit is 20000 [P104]
+
+Fix: split the rules into a base and variants (`variant NAME extends BASE:`), each a file of its
+own; check that a generator writes what you meant.""")
+explain("P105", """
+A number in the rules has at most 9 digits: no board game counts as far as a billion, and a
+longer number is a typing mistake (a doubled paste, a missing operator) that would otherwise
+be played as written.
+
+    let x = 12345678901    # error: number with 11 digits; numbers have at most 9
+
+Fix: write the number you meant (`let x = 12345`).""")
 
 # Limits that keep a hostile file from hanging the parser or exhausting memory.
 MAX_LINES = 20_000

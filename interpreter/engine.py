@@ -48,6 +48,30 @@ declaration, and the counts a variant gives its own rules for (`for_players N`).
 
 Fix: choose a count the rules allow; `--players N` applies the variant for N players by itself
 (`provost variants` marks them), or write one that says `for_players N`.""")
+explain("E002", """
+A saved game (`Game.to_json`) holds the state as its rules built it -- counters, cards, and the
+place in the rules where play stopped, as positions in the compiled program -- and the digest of
+those rules.  Resumed under other rules, that place would be another statement and the state
+could miss what the new rules declare, so `Game.from_json` compares the digests and refuses.
+A save from a rule file names the file; a save of a shipped ruleset (the rules of another
+provost version) is reported at `<save>`.
+
+    g2 = Game.from_json(saved)        # farm.rules was edited after the game was saved
+    /home/ann/farm.rules:1:1: error: the rule file changed since the game was saved (digest 976cdefd72d50fce, now 3377f071bca1b13f) [E002]
+
+Fix: resume with the rules the game was played with (`git stash` the edit, or install the
+provost version that saved it), finish the game, then change the rules; a new game uses them.""")
+explain("E003", """
+A save from a rule file names that file by its absolute path, and every variant file by its
+own, so that `Game.from_json` can resume it in any process from any folder.  The file is no
+longer there, and a save never makes provost guess another.
+
+    g2 = Game.from_json(saved)        # farm.rules was moved after the game was saved
+    /home/ann/farm.rules:1:1: error: the rule file this game was saved with is gone [E003]
+
+Fix: put the file back at that path, or give the rules where they are now:
+`Game.from_json(saved, rs=load_checked("games/farm.rules"))` (`provost.dsl.loader`); they must
+still be the same rules (E002).""")
 explain("E100", """
 A rule failed while the game was played, at the position shown: an index with no entry, a value
 out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or
@@ -60,6 +84,21 @@ comprehensions (nested ones multiply) between decisions.
         gain 1 coin        # error: the rules ran 100000 steps without asking anyone to decide
 
 Fix: make the loop's condition reachable, or keep the lists a rule builds small.""")
+
+explain("E101", """
+A rule met a value it cannot work with while the game was played: `none` compared with a
+number, a list where a name or a number is needed.  The checker gives every expression a type and
+refuses such rules (T2xx), so a file that checks clean and fails with E101 has found a case the
+checker does not cover yet.  The game stops at the statement that failed, and the message gives
+Python's own words for what went wrong (a TypeError, KeyError, IndexError or AttributeError).
+
+    provost play g.rules --players 2 --seed 1      # checked clean
+    g.rules:11:13: error: while playing: TypeError: '<' not supported between instances of 'NoneType' and 'int' [E101]
+    11 |             gain 1 if [none] < [held(coin)] else 0 coin
+       |             ^^^^
+
+Fix: give the rule values of the kind it needs (here compare numbers: `held(coin) > 0`), and
+report the file, so that the checker finds the mistake before play.""")
 
 
 class IllegalOption(ValueError):

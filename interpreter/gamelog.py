@@ -30,11 +30,47 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 
 register("R001", "error", "replay diverged: the log does not match what the rules do")
 register("R002", "error", "malformed game log (bad JSON, missing or ill-typed field, truncated)")
 register("R003", "error", "the game log was written with other rules (ruleset hash differs)")
+explain("R001", """
+`replay` plays a log's decisions again under the same rules and seed, and every line must come
+out as the log says: the same player to decide, a legal option, the same round and phase, and
+the same result.  A log that diverges does not record a game of these rules: it was edited, or
+the engine that replays it plays differently from the one that wrote it (the header's `engine`).
+The error is at the first line that differs.
+
+    provost replay farm.jsonl
+    farm.jsonl:6:1: error: the result differs: scores [1, 2] in the log, [0, 2] on replay [R001]
+
+Fix: replay the log as it was written (an edited log cannot be mended); `provost explain LOG
+OPTION --at N` says why an option is not legal at decision N.  An unchanged log of unchanged
+rules that still diverges was written by another engine (the header's `engine`): replay it with
+a provost of that engine.""")
+explain("R002", """
+The log is not a complete game log: a line is not JSON (cut short by a crash), a record lacks a
+field or has one of the wrong type, the first line is not the header, or the log ends without
+its `result` line.  A game stopped before its end leaves such a log, which records a game
+nobody finished, so there is no result to verify.
+
+    provost replay farm.jsonl
+    farm.jsonl:5:1: error: the log ends without a result line after 3 decisions (truncated or abandoned); the game is not finished [R002]
+
+Fix: replay the log of a finished game; a log cut short can still be asked about its decisions
+(`provost explain LOG OPTION --at N`).""")
+explain("R003", """
+A log's header holds the hash of the rules the game was played with, and names them (a shipped
+ruleset, or a rule file by its absolute path).  Those rules changed since, or cannot be loaded,
+so a replay would test the log against other rules: its decisions could be illegal now, or its
+result different, and neither would mean anything.
+
+    provost replay farm.jsonl         # farm.rules was edited after the game
+    farm.jsonl:1:1: error: the rules changed since the game was played: ruleset hash 976cdefd72d50fce in the log, 4233358b8d34062c now [R003]
+
+Fix: replay with the rules as they were (`git stash` the edit, or check out the commit of the
+game); a log of the new rules comes from a new game (`provost play farm.rules`).""")
 
 LOG_FORMAT = 1
 """Version of the log layout, written in the header as ``log_format``."""

@@ -28,10 +28,24 @@ import os
 from functools import lru_cache
 from importlib import resources
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, register
+from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.source import IR_SUFFIXES
 
 register("E004", "error", "a saved game is damaged, or is not a saved game")
+explain("E004", """
+A saved game is untrusted input: before `Game.from_json` resumes it, it is checked against the
+save's JSON Schema and then against the rules (every counter, zone and piece they declare, the
+pieces each seat was dealt, every option of the pending decision tried on a copy).  A save that
+was cut short, edited by hand, or is some other file fails one of these checks, and resuming it
+would play on from a state that no game of these rules reaches.  The message says which part is
+wrong.
+
+    g2 = Game.from_json(text)         # 'pp' edited to one number for both seats
+    <save>:1:1: error: the saved game is damaged: state.counters.pp: expected one value per seat (2) [E004]
+
+Fix: resume from the text `to_json` wrote, unchanged; to reach a position, play the decisions of
+the game's log again (each `decision` line's `option`, given to `apply`) instead of editing the
+state.""")
 
 MAX_BYTES = 32 * 1024 * 1024
 RULE_FILE_SUFFIXES = (".rules",) + IR_SUFFIXES
