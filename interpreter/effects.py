@@ -409,11 +409,15 @@ class EffectCompiler:
 
     def p_activate_road(self, st, scope):
         rng = st["args"][0]
+        start = None
         if rng["e"] == "range":
             upto = self.ex.compile(rng["hi"], scope)
+            lo = rng["lo"]
+            if not (lo.get("e") == "int" and lo.get("v") == 1):
+                start = self.ex.compile(lo, scope)      # the road from another slot than the first
         else:
             upto = self.ex.compile(rng, scope)
-        return self.p.add(N.Activate(None, upto), st["pos"])
+        return self.p.add(N.Activate(None, upto, start), st["pos"])
 
     def p_move_in_order(self, st, scope):
         order = st["args"][0]["id"]

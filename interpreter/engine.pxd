@@ -16,6 +16,7 @@ cdef class Game(GameFields):
     cpdef owner_of(self, where)
     cpdef work_body(self, where)
     cpdef return_road_beyond(self, upto)
+    cpdef return_road_before(self, first)
     cpdef pass_turn(self, p, order)
     cpdef place_worker(self, p, target)
     @cython.locals(g=Game, ix=PieceIndex)

@@ -607,6 +607,12 @@ class Game(GameFields):
             if road[i] is not None:
                 self.return_all(road[i])
 
+    def return_road_before(self, first):
+        road = self.s.road
+        for i in range(1, min(first, len(road))):
+            if road[i] is not None:
+                self.return_all(road[i])
+
     def owner_of(self, where):
         t = self.s.tiles.get(where)
         return t[1] if t is not None else -1

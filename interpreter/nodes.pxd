@@ -64,7 +64,7 @@ cdef class Choose(Node):
 cdef _enter(list frame, body, env)
 
 cdef class Activate(Node):
-    cdef public object spaces, road_upto
+    cdef public object spaces, road_upto, road_from
     @cython.locals(s=State, d=list)
     cpdef run(self, GameFields g, list frame)
     @cython.locals(s=State)

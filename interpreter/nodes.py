@@ -380,17 +380,18 @@ class Activate(Node):
 
     After its work a worker comes home unless the work moved it elsewhere; on a
     tile owned by someone else the owner's bonus runs too.  With ``road_upto``
-    the road is activated from slot 1 up to that slot, and workers beyond it
-    come home unused.
+    the road is activated up to that slot from slot 1, or from ``road_from``'s
+    slot, and workers before and beyond come home unused (those before when it
+    starts, those beyond when it ends).
     """
-    __slots__ = ("spaces", "road_upto")
+    __slots__ = ("spaces", "road_upto", "road_from")
     #: The road slot it goes up to (None: the spaces), the next slot or space, the workers found
     #: there when it was reached ([where, seats]) and the next of them, the worker at work
     #: ([where, seat]) and whether the owner's bonus is still to come.
     data_fields = ("road", "i", "snap", "j", "cur", "bonus")
 
-    def __init__(self, spaces, road_upto):
-        self.spaces, self.road_upto = spaces, road_upto
+    def __init__(self, spaces, road_upto, road_from=None):
+        self.spaces, self.road_upto, self.road_from = spaces, road_upto, road_from
 
     def run(self, g, frame):
         s = g.s
@@ -398,6 +399,9 @@ class Activate(Node):
         if d is None:
             if self.road_upto is not None:
                 d = [self.road_upto(g, frame[2]), 1, None, 0, None, False]
+                if self.road_from is not None:
+                    d[1] = max(1, self.road_from(g, frame[2]))
+                    g.return_road_before(d[1])
             else:
                 d = [None, 0, None, 0, None, False]
             frame[3] = d

@@ -31,6 +31,7 @@ cdef class GameFields:
     cpdef work_body(self, where)
     cpdef return_one(self, where, p)
     cpdef return_road_beyond(self, upto)
+    cpdef return_road_before(self, first)
     cpdef list build_options(self, p, category, discount)
     cpdef gain(self, p, amounts)
     cpdef pay(self, p, amounts, pos=*)

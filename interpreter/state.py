@@ -49,6 +49,9 @@ class GameFields:
     def return_road_beyond(self, upto):
         raise NotImplementedError
 
+    def return_road_before(self, first):
+        raise NotImplementedError
+
     def build_options(self, p, category, discount) -> list:
         raise NotImplementedError
 
