@@ -39,6 +39,18 @@ or table entry differently cannot both hold, and neither wins silently.
 
 Fix: compose variants that change different rules, or write one variant file that extends the
 first and makes the change as it should be.""")
+explain("L008", """
+At most one variant of a game may say `for_players N`: `--players N` applies that variant first,
+as the game's rules for N players, and with two of them there is no telling which rules are
+meant.  Each file checks clean on its own, so the error comes when the count is asked for
+(`play`, `sim`, ... with `--players N`, or `load_checked(..., players=N)`), at the second file.
+
+    provost play base.rules --players 2
+    base.pair.rules:1:1: error: base.duo.rules and base.pair.rules both say they are the rules for 2 players (for_players) [L008]
+
+Fix: say `for_players 2` in one file only; the other is then a variant like any, played on top
+of the 2-player rules with `--players 2 --variant pair` (L007 if both change one rule
+differently).""")
 
 SEPARATOR = "+"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import Diagnostic, did_you_mean, register
+from .diagnostics import Diagnostic, did_you_mean, explain, register
 
 register("D001", "error", "unknown declaration kind")
 register("D002", "error", "declaration needs a name")
@@ -20,6 +20,116 @@ register("D006", "error", "attribute given twice")
 register("D007", "error", "table entry of the wrong form")
 register("D008", "error", "declaration kind not allowed here")
 register("D009", "error", "a declaration family that cannot be expanded")
+explain("D001", """
+The first word of a declaration is its kind (`game`, `resource`, `counter`, `building`, `phase`,
+`table`, ...), and this one is none of them.  The parser reads any word there, so a misspelt
+kind is found only here; the declaration means nothing without its kind, and skipping it would
+play the game without it.  Inside a variant every line is a declaration or a change, so a statement
+written there (`gain 1 food`) is reported the same way.
+
+    buildng farm "Farm":      # error: unknown declaration kind 'buildng'; did you mean 'building'?
+        prestige 2
+
+Fix: spell the kind as dsl/README.md lists it (`building farm "Farm" CATEGORY:`), and put
+statements in a block that runs them (`setup:`, a phase, a building's `work:`).""")
+explain("D002", """
+Every declaration but `setup:` and `final:` has a name: it is how the rest of the rules use it
+(`rounds work, tally`, `activate yard`, `held(food)`) and how a variant replaces or removes it.
+A declaration without one could never be referred to.  A number or a string where the name goes
+is no name either (`space 3:`, `resource "food"`).
+
+    phase:                    # error: a phase declaration needs a name
+        nothing
+
+Fix: name it (`phase income "Income":`), and use the name where it is meant to run (a phase in
+the game's `rounds`).""")
+explain("D003", """
+After its name and title, a declaration's head holds only the words its kind takes: a counter
+`per player` or `global`, `by ENUM`, `start N`, `min N`, `max N`, `reset round|phase`, `visible
+WHO`; a building its category; a phase or an effect nothing more.  A word the kind does not take
+is an error, not ignored: the game would be played without what the word was meant to say (a
+counter meant to start at 3 would start at 0).  A value left without its word is reported too.
+
+    counter workers per player strat 3    # error: unexpected 'strat' in a counter declaration;
+                                          # did you mean 'start'? (and: unexpected '3')
+
+Fix: spell the word as the kind takes it (`counter workers per player start 3`); attributes
+(`prestige 2`, `slots 2`) go on the lines of the body, not in the head.""")
+explain("D004", """
+A declaration's body holds the attributes its kind knows, one a line: a building's `cost`,
+`prestige`, `count`, `at`, `income`, `other_side` and its blocks `work:`, `owner:`, `on_build:`;
+a space's `slots`, `per_player`, `placeable`, `work:`; the game's, a category's, pieces' and an
+invariant's own (dsl/README.md).  An attribute the kind does not know is an error, not ignored:
+the farm below would be built worth no prestige, and nothing would say why.  A statement
+(`gain 1 food`) in such a body is reported too: effects go in a block such as `work:`.
+
+    building farm "Farm" c:
+        prestig 2             # error: unknown attribute 'prestig' for a building;
+                              # did you mean 'prestige'?
+
+Fix: spell the attribute as the kind takes it (`prestige 2`), or move effects into the block
+that runs them (`work:` followed by the effects, indented).""")
+explain("D005", """
+An attribute or a head word is known, but its value is not of the form it takes, or a part the
+kind cannot do without is missing: `players` takes a count or a range (`4`, `3..5`), `slots` and
+`count` a number or `unlimited`, `workable` yes or no, `cost` amounts (`1 wood, 2 food`),
+`reset` round or phase, `description` one string, `work` a block of effects on the lines below;
+a building needs its category, a track its length, a trigger `on EVENT`, pieces their `values`.
+The rules are not built on a guess at what the value meant (a counter reset at a time the engine
+never meets would never be reset).
+
+    game g:
+        players three         # error: 'players' expects a range like 3..5
+
+Fix: write the value in the form the message names (`players 3..5`, or `players 3` for one
+count).""")
+explain("D006", """
+A declaration gives one attribute twice.  Only one value can hold, and taking the first or the
+last silently would play a game its author did not write; when the lines differ, one of them is
+a mistake (often a line copied from another declaration).
+
+    game g:
+        players 2..4
+        players 3..4          # error: attribute 'players' given twice
+
+Fix: keep the one line that is meant (`players 2..4`); an attribute that takes several values
+takes them on one line (`cost 1 wood, 1 food`).""")
+explain("D007", """
+A table holds entries, each a key and what it does: `KEY: effect` on one line, or `KEY:` and a
+block below, the key a number (`1:`), a range (`1..2:`, `3..:`) or a name.  A line without a key
+could never be looked up by `do TABLE[KEY]`, so it would never run.
+
+    table t:
+        1: gain 1 pp
+        gain 2 pp             # error: a table holds entries 'KEY: effect'
+
+Fix: give the line its key (`2..: gain 2 pp` for every value from 2 up), or move it into the
+block of the entry it belongs to.""")
+explain("D008", """
+A variant is a file of its own: it names its base after `extends` and holds the changes made to
+it, and other variants and `--variant` find it by its file.  A `variant` declared inside another
+has no file of its own, and its changes would be made to no clear base, so it is refused rather
+than read as a change of the outer variant.
+
+    variant v extends base:
+        variant inner extends base:    # error: a variant cannot be declared inside another
+            nothing                    # variant
+
+Fix: write the inner variant in a file of its own beside the game (`base.inner.rules`), and
+compose the two where both are wanted (`--variant v --variant inner`).""")
+explain("D009", """
+A family, `for NAME in VALUES:` followed by indented declarations, writes its declarations out
+once per value with `{NAME}` filled in, before any check runs.  D009 is a family that cannot be
+written out: a placeholder outside every family or not one of its names, a name that is not a
+name once filled in, values that are not written out (a range like `1..4`, or a list of numbers,
+names and strings), rows of the wrong length for `for A, B in ...`, or more than 1,000
+declarations in one file.
+
+    space t{n} "T":           # error: 't{n}' has a placeholder but no 'for' family gives it a value
+        placeable no
+
+Fix: indent the declaration under the family that gives `n` (`for n in 1..2:`), or write its name
+out (`space t1 "T":`).""")
 
 IR_VERSION = 1
 
@@ -34,6 +144,10 @@ MAX_FAMILY = 1_000
 # What an invariant says of its expression, after every decision: it is true; its value never
 # changes from the game's first decision; it never goes down; it never goes up.
 INVARIANT_TESTS = ("holds", "constant", "never_decreases", "never_increases")
+
+# When a counter, an order or a zone goes back to its start (`reset round`): the engine resets at
+# the start of each round and of each phase, and a value it never meets would never reset.
+RESET_WHEN = ("round", "phase")
 
 #: The attributes a declaration's body may hold, by kind: an attribute's values on its line
 #: ("args") or a block of effects ("block").  The builder checks bodies against it and the
@@ -320,10 +434,12 @@ class Builder:
             out.append(a["id"])
         return out
 
-    def words_as_flags(self, rest: list, raw: dict, allowed: dict) -> dict:
+    def words_as_flags(self, rest: list, raw: dict, allowed: dict, where: dict | None = None) -> dict:
         """Parse head words like ``per player start 6 max 28 reset round``.
 
-        ``allowed`` maps a word to the number of following words it takes.
+        ``allowed`` maps a word to the number of following words it takes; ``where``, when
+        given, gets the position of each word's first value (else the word's), for errors about
+        the value.
         """
         flags: dict = {}
         i = 0
@@ -342,8 +458,22 @@ class Builder:
                 self.error(w["pos"], "D003", "'%s' needs a value" % word)
                 break
             flags[word] = [v.get("name", v.get("int", v.get("str"))) for v in vals]
+            if where is not None:
+                where[word] = (vals[0] if vals else w)["pos"]
             i += 1 + n
         return flags
+
+    def choice_flag(self, flags: dict, where: dict, word: str, allowed: tuple, default):
+        """The value of the head word ``word`` (``reset round``), one of ``allowed``; another is
+        D005 at the value, and the default is kept so no later stage reports it again."""
+        if word not in flags:
+            return default
+        value = flags[word][0]
+        if value not in allowed:
+            self.error(where.get(word), "D005", "'%s' is %s or %s, not '%s'"
+                       % (word, ", ".join(allowed[:-1]), allowed[-1], value))
+            return default
+        return value
 
     # ------------------------------------------------------------ kinds
     def k_game(self, raw):
@@ -393,8 +523,9 @@ class Builder:
 
     def k_counter(self, raw):
         name, _, title, rest = self.head(raw)
+        where: dict = {}
         flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0, "by": 1, "start": 1, "min": 1,
-                                                "max": 1, "reset": 1, "visible": 1})
+                                                "max": 1, "reset": 1, "visible": 1}, where)
         scope = "global" if "global" in flags else "player"
         if "per" in flags and flags["per"] != ["player"]:
             self.error(raw["pos"], "D003", "a counter is 'per player' or 'global'")
@@ -405,8 +536,10 @@ class Builder:
         return [{"kind": "counter", "name": name, "title": title, "scope": scope,
                  "by": flags.get("by", [None])[0],
                  "start": flags.get("start", [0])[0], "min": flags.get("min", [0])[0],
-                 "max": flags.get("max", [None])[0], "reset": flags.get("reset", [None])[0],
-                 "visible": flags.get("visible", ["public"])[0], "pos": raw["pos"]}]
+                 "max": flags.get("max", [None])[0],
+                 "reset": self.choice_flag(flags, where, "reset", RESET_WHEN, None),
+                 "visible": self.choice_flag(flags, where, "visible", ("public", "owner", "none"), "public"),
+                 "pos": raw["pos"]}]
 
     def k_enum(self, raw):
         name, _, title, rest = self.head(raw)
@@ -437,9 +570,10 @@ class Builder:
 
     def k_order(self, raw):
         name, _, title, rest = self.head(raw)
-        flags = self.words_as_flags(rest, raw, {"reset": 1})
-        return [{"kind": "order", "name": name, "title": title, "reset": flags.get("reset", [None])[0],
-                 "pos": raw["pos"]}]
+        where: dict = {}
+        flags = self.words_as_flags(rest, raw, {"reset": 1}, where)
+        return [{"kind": "order", "name": name, "title": title,
+                 "reset": self.choice_flag(flags, where, "reset", RESET_WHEN, None), "pos": raw["pos"]}]
 
     def k_category(self, raw):
         name, _, title, rest = self.head(raw)
@@ -473,13 +607,12 @@ class Builder:
     def k_zone(self, raw):
         # zone hand per player visible owner        -- a list of symbols (cards, gems, tiles)
         name, _, title, rest = self.head(raw)
-        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0, "by": 1, "visible": 1, "reset": 1})
-        visible = flags.get("visible", ["public"])[0]
-        if visible not in ("public", "owner", "none"):
-            self.error(raw["pos"], "D005", "'visible' is public, owner or none")
+        where: dict = {}
+        flags = self.words_as_flags(rest, raw, {"per": 1, "global": 0, "by": 1, "visible": 1, "reset": 1}, where)
         return [{"kind": "zone", "name": name, "title": title,
                  "scope": "player" if "per" in flags else "global", "by": flags.get("by", [None])[0],
-                 "visible": visible, "reset": flags.get("reset", [None])[0], "pos": raw["pos"]}]
+                 "visible": self.choice_flag(flags, where, "visible", ("public", "owner", "none"), "public"),
+                 "reset": self.choice_flag(flags, where, "reset", RESET_WHEN, None), "pos": raw["pos"]}]
 
     def k_pieces(self, raw):
         # pieces broker "brokers" per player:  values 0, 1, 4 / start screen / private screen / public front

@@ -26,16 +26,97 @@ register("L004", "error", "a variant changes a definition that does not exist")
 register("L005", "error", "a ruleset file must hold one game or one variant")
 register("L006", "error", "a variant named after 'with' is not a variant of the same game")
 register("L009", "error", "a variant gives the rules for a player count its game does not allow")
+explain("L001", """
+A ruleset or a variant named by its name, not by a path, is none that provost knows.  A bare
+ruleset name (`play`, `sim`, `export` and the other commands that take a RULESET, and
+`load_checked` in Python) is looked up among the shipped games, and a `--variant` name among the
+variants of that game: the shipped ones and the rule files beside the game that extend it.  A
+misspelt name is reported as unknown, with the names there are, rather than looked for as a file
+that does not exist.  `provost check` takes files only, so it never reports this.
+
+    provost play cayls --players 3
+    provost: error: unknown ruleset 'cayls'; did you mean 'caylus'? (shipped: caylus, caylus1303, ys)
+
+Fix: use a name the message lists (`provost variants` lists the games and their variants), or
+give a rule file by its path (`./cayls.rules`).""")
+explain("L002", """
+The base a variant names after `extends`, or a variant named after `with`, cannot be found or
+may not be used.  `extends NAME` looks for the file `NAME` or `NAME.rules` beside the variant,
+then a shipped ruleset (`caylus`, `ys.two_players`), then a shipped variant by its declared name;
+a file outside the variant's folder, or one that is not a rule file, is refused, and a variant
+name that several games share is ambiguous.  A variant is a list of changes to its base: without
+the base there are no rules to change.
+
+    variant v extends nowhere:      # error: cannot find the base ruleset 'nowhere'
+        resource gems
+
+Fix: name a rule file beside the variant or a shipped ruleset (`extends base`, `extends caylus`),
+or quote the path of a file in the variant's folder or below it (`extends "games/base.rules"`).""")
+explain("L003", """
+Variants that extend each other in a cycle, directly or through other variants, never reach a
+game, so there are no rules to start from and none of them can be resolved.  The same holds past
+16 bases in a chain, and for a variant named after `with` that is already one of the variant's
+bases (its changes would be made twice).
+
+    # case.rules
+    variant v extends other:        # error: variant 'v' extends itself through its bases
+        resource gems
+    # other.rules
+    variant other extends case:
+        resource jewels
+
+Fix: make one of them extend the game (`variant other extends base:`), so that the chain of
+bases ends at a game.""")
 explain("L004", """
-A variant's `replace KIND NAME`, `remove KIND NAME`, `replace step`, `replace entry` or
-`remove entry` names something its base does not have (a typo, or a definition of another kind).
+A variant's change names something its base does not have in that form: `replace KIND NAME`,
+`remove KIND NAME`, `replace step`, `remove phase PHASE.STEP`, `replace entry` or `remove entry`
+of a definition, step or entry the base lacks (a typo, or a definition of another kind), an `add
+step`/`add entry` after or before one it lacks, or a declaration, step or entry added under a
+name the base already uses.  The change would otherwise be lost, or add a second definition
+beside the one it was meant to change.
 
-    variant x "X" extends caylus:
-        replace let start_mony = 3    # error: cannot replace let 'start_mony': the base has none;
-                                      # did you mean 'start_money'?
+    variant v extends base:
+        replace let prise(n) = n + 2  # error: cannot replace let 'prise': the base has none;
+                                      # did you mean 'price'?
 
-Fix: name what the base declares (`provost export BASE` lists it), or drop `replace` to add a new
-definition.""")
+Fix: name what the base declares (`provost export BASE` lists it); drop `replace` to add a new
+definition, or write `replace` to change one the base has.""")
+explain("L005", """
+A rule file holds one `game` with its declarations, or one `variant` with its changes indented
+under it, and nothing else: the loader takes a file as the game or the variant it declares, and a
+second game, a declaration beside a variant, or declarations with neither would belong to no
+ruleset.  The error is at the second game, or at the first declaration beside the variant.
+
+    variant v extends base:
+        resource gems
+    resource more             # error: a ruleset file holds exactly one 'game' (with its
+                              # declarations) or one 'variant'
+
+Fix: indent what the variant adds under it (`    resource more`); a second game goes in a file
+of its own, and a file of declarations only gets a `game` (or a `variant`) head.""")
+explain("L006", """
+`extends BASE with V1, V2` makes the changes of V1 and V2, variants of the same game, to the
+base.  A name after `with` that is a game, or a variant of another game, has no changes written
+against this game: they would replace or remove its declarations by names that mean other things
+there.
+
+    variant v extends base with base:    # error: 'base' is not a variant: a game goes after
+        resource gems                    # 'extends', variants after 'with'
+
+Fix: put the game after `extends` and only its variants after `with` (`variant v extends base
+with fast:`).""")
+explain("L009", """
+A variant that says `for_players N` is its game's rules for N players, but the rules it leaves
+are still for the game's own counts (the `players` of its `game` declaration): `--players N`
+would refuse them, and a game played without a count would take another count, so the rules said
+to be for N could never be played.
+
+    variant six extends base:       # error: variant 'six' gives the rules for 6 players, but
+        for_players 6               # its game is for 2 to 4 players: replace the game's 'players' too
+
+Fix: replace the game declaration in the variant with one whose `players` allow N (`replace game
+base "Base (6 players)":` with `players 6..6` and the game's other attributes), as
+rulesets/caylus.two_players.rules does.""")
 
 MAX_VARIANT_DEPTH = 16
 
@@ -175,6 +256,10 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
     raw = tree_to_raw(tree)
     ir, more = build_ir(raw, path)
     diags += more
+    if any(d.severity == "error" for d in more):
+        # What the builder refused is in the IR as best it could be read: the schema would
+        # report the same mistake again (a name that is not one, a value of the wrong form).
+        return ir, diags
     from .schema import validate_ir
     diags += validate_ir(ir, path, None)
     if not diags:
@@ -618,7 +703,12 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
     where = positions_file(ir, path)
     heads = [d for d in ir["decls"] if d["kind"] in ("game", "variant")]
     if len(heads) != 1 or (heads[0]["kind"] == "variant" and len(ir["decls"]) != 1):
-        pos = heads[1]["pos"] if len(heads) > 1 else [1, 1]
+        if len(heads) > 1:
+            pos = heads[1]["pos"]                    # the second game or variant
+        elif heads:
+            pos = next(d for d in ir["decls"] if d is not heads[0])["pos"]   # beside the variant
+        else:
+            pos = [1, 1]
         return None, diags + [Diagnostic(where, pos[0], pos[1], "error", "L005",
                                          "a ruleset file holds exactly one 'game' (with its declarations) "
                                          "or one 'variant'")]
