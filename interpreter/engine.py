@@ -178,10 +178,8 @@ class Game(GameFields):
                 s.counters[name] = [start] * size if size else start
         for name in prog.orders:
             s.orders[name] = list(range(s.humans)) if name == "turn_order" else []
-        for name, z in prog.zones.items():
-            def empty():
-                return {k: [] for k in prog.enums[z["by"]]} if z["by"] else []
-            s.zones[name] = [empty() for _ in range(n)] if z["scope"] == "player" else empty()
+        for name in prog.zones:
+            s.zones[name] = prog.empty_zone(name, n)
         for name, d in prog.pieces.items():
             for p in range(n):
                 neutral = p >= s.humans and d.get("neutral_values")
@@ -534,7 +532,7 @@ class Game(GameFields):
 
     def reset(self, when):
         s = self.s
-        counters, orders = self.prog.resets(when)
+        counters, orders, zones = self.prog.resets(when)
         for name, start, per_player in counters:
             v = s.counters[name]
             if per_player:
@@ -543,6 +541,8 @@ class Game(GameFields):
                 s.counters[name] = [start] * len(v) if type(v) is list else start
         for name in orders:
             s.orders[name] = []
+        for name in zones:
+            s.zones[name] = self.prog.empty_zone(name, s.players)
 
     # ------------------------------------------------------------ primitives: workers and spaces
     def open_spaces(self, p) -> list:

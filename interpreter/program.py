@@ -122,14 +122,24 @@ class Program:
             self.expr.code_cache = None     # what is compiled later (on demand) is not in build order
 
     def resets(self, when) -> tuple:
-        """The counters ``[(name, start, per player)]`` and the orders reset ``when`` ("round",
-        "phase"...), as declared."""
+        """The counters ``[(name, start, per player)]``, the orders and the zones reset ``when``
+        ("round", "phase"...), as declared."""
         found = self._resets.get(when)
         if found is None:
             found = self._resets[when] = (
                 [(name, c["start"], c["scope"] == "player") for name, c in self.counters.items() if c["reset"] == when],
-                [name for name, o in self.orders.items() if o["reset"] == when])
+                [name for name, o in self.orders.items() if o["reset"] == when],
+                [name for name, z in self.zones.items() if z.get("reset") == when])
         return found
+
+    def empty_zone(self, name: str, players: int):
+        """Zone ``name`` as a new game has it, and as ``reset`` leaves it: empty lists, one per
+        player for a zone per player, one per value of its enum for a zone ``by`` one."""
+        z = self.zones[name]
+
+        def empty():
+            return {k: [] for k in self.enums[z["by"]]} if z["by"] else []
+        return [empty() for _ in range(players)] if z["scope"] == "player" else empty()
 
     def hidden_names(self) -> set:
         """Names of what some seat may not see: zones, counters and resources not public, and
