@@ -143,7 +143,7 @@ def test_every_primitive_gamefields_declares_is_the_engines():
     from provost.interpreter.engine import Game
     from provost.interpreter.state import GameFields
     declared = [n for n, v in vars(GameFields).items() if callable(v) and not n.startswith("__")]
-    assert len(declared) == 13
+    assert len(declared) == 14
     for name in declared:
         assert getattr(Game, name) is not getattr(GameFields, name), name
     asking = [nodes.Choose, nodes.BuildTile]
