@@ -1241,12 +1241,26 @@ def load_composed(ruleset: str, variant, players: int | None) -> tuple[Ruleset |
 
 
 def check_file(path: str) -> list[Diagnostic]:
+    return check_file_and_sources(path)[0]
+
+
+def files_of_rules(rs: Ruleset, path: str) -> list[str]:
+    """The files resolved rules read from PATH are made of: its bases, `with` variants and itself."""
+    return [os.path.abspath(f) for f in dict.fromkeys(list(rs.chain) + list(rs.files) + [path])]
+
+
+def check_file_and_sources(path: str) -> tuple[list[Diagnostic], list[str] | None]:
+    """`check_file`'s diagnostics and the files the rules are made of (the file, its bases and
+    its `with` variants; None when they do not resolve), for an editor that checks again what
+    an edited file is part of."""
     rs, diags = _resolve(path)
+    files = None
     if rs is not None:
+        files = files_of_rules(rs, path)
         diags = _finish(rs, diags)
     seen, out = set(), []
     for d in diags:
         if d not in seen:
             seen.add(d)
             out.append(d)
-    return out
+    return out, files

@@ -430,3 +430,190 @@ def test_completions_inside_a_family_of_declarations(tmp_path):
     assert {"space", "building"} <= labels(2, 8) and "gain" not in labels(2, 8)
     assert {"slots", "placeable"} <= labels(3, 12) and "gain" not in labels(3, 12)
     assert "gain" in labels(7, 8) and "space" not in labels(7, 8)
+
+
+BREWERY = ('variant brewery "The Brewery" extends caylus:\n'
+           '    description "A new wood building."\n'
+           '    building brewery "Brewery" wood:\n'
+           '        cost 1 wood, 1 food\n'
+           '        prestige 3 +\n'                 # a mistake being typed, in the middle
+           '        work:\n'
+           '            gain 4 denier\n'
+           '    let extra = start_money\n')
+
+
+def test_a_syntax_error_in_the_middle_leaves_the_rest_working(tmp_path):
+    """The checker reads none of a file that does not parse; hover, definition, completion and
+    the outline still read the rest of it (and its base)."""
+    path = tmp_path / "caylus.brewery.rules"
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(path, BREWERY)
+            found = await s.wait(uri)
+            assert [(d.code, d.range.start.line) for d in found] == [("P100", 4)]
+            doc = T.TextDocumentIdentifier(uri=uri)
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(text_document=doc, position=at(BREWERY, "start_money"))))
+            assert "let" in h.contents.value and "caylus.rules" in h.contents.value
+            d = await s.ask(s.client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=at(BREWERY, "denier"))))
+            assert d.uri == from_fs_path(os.path.join(shipped_dir(), "caylus.rules"))
+            line = open(os.path.join(shipped_dir(), "caylus.rules")).read().split("\n")[d.range.start.line]
+            assert line[d.range.start.character:d.range.end.character] == "denier"      # the name, not its line's start
+            assert {"gain", "sell"} <= set(await s.complete(uri, T.Position(6, 12)))
+            assert {"denier", "start_money"} <= set(await s.complete(uri, T.Position(6, 19)))
+            syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+            assert {"brewery", "extra"} <= {x.name for x in syms}
+
+    asyncio.run(session())
+
+
+def test_columns_are_counted_in_utf16_code_units(tmp_path):
+    """LSP's columns are UTF-16 code units unless negotiated: an emoji before a name counts 2."""
+    path = tmp_path / "caylus.beer.rules"
+    text = ('variant beer "Beer" extends caylus:\n'
+            '    description "🍺 bière"\n'
+            '    let tag = ["🍺🍺", fod, denier]\n')
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(path, text)
+            found = await s.wait(uri)
+            row = text.split("\n")[2]
+            fod = len(row[:row.index("fod")].encode("utf-16-le")) // 2
+            assert [(d.code, d.range.start.character, d.range.end.character) for d in found] == [("N103", fod, fod + 3)]
+            denier = len(row[:row.index("denier")].encode("utf-16-le")) // 2
+            doc = T.TextDocumentIdentifier(uri=uri)
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(text_document=doc, position=T.Position(2, denier + 1))))
+            assert "`denier`" in h.contents.value
+            refs = await s.ask(s.client.text_document_references_async(T.ReferenceParams(
+                text_document=doc, position=T.Position(2, denier + 1), context=T.ReferenceContext(include_declaration=True))))
+            assert [(r.range.start.character, r.range.end.character) for r in refs if r.uri == uri] == [(denier, denier + 6)]
+
+    asyncio.run(session())
+
+
+def test_the_marks_of_composed_variants_follow_every_open_file(tmp_path):
+    """ys.cc.rules composes ys.aa.rules and ys.bb.rules, which both change the Jeweller: the
+    conflict is marked in bb.  Opening bb (clean on its own) keeps the mark; fixing aa, the file
+    that conflicts, clears it; closing cc takes its findings away."""
+    body = ('    replace entry powers.jeweller:\n'
+            '        repeat %d:\n'
+            '            choose "Jeweller: take a gem":\n'
+            '                option gem(c in colors where bank[c] > 0):\n'
+            '                    take_from_bank c\n')
+    aa, bb, cc = (tmp_path / ("ys.%s.rules" % n) for n in ("aa", "bb", "cc"))
+    aa.write_text('variant aa "A" extends ys:\n    description "a"\n' + body % 3)
+    bb.write_text('variant bb "B" extends ys:\n    description "b"\n' + body % 4)
+    cc.write_text('variant cc "C" extends ys with "ys.aa.rules", "ys.bb.rules":\n    description "c"\n')
+
+    async def session():
+        async with Session() as s:
+            buri = from_fs_path(str(bb))
+            curi = s.open(cc)
+            assert [(d.code, d.range.start.line) for d in await s.wait(buri)] == [("L007", 2)]
+            sent = time.perf_counter()
+            s.open(bb)
+            await s.wait(buri, since=sent)
+            await asyncio.sleep(0.3)
+            assert [d.code for d in s.diagnostics[buri]] == ["L007"]
+            # The offer of aa is changed to the Spy's: cc is checked again, bb's mark goes.
+            auri = s.open(aa)
+            await s.wait(auri)
+            sent = time.perf_counter()
+            s.change(auri, aa.read_text().replace("powers.jeweller", "powers.spy"))
+            assert not await s.wait(buri, since=sent)
+            # Broken again, then cc closed: nothing of cc's stays in bb.
+            sent = time.perf_counter()
+            s.change(auri, aa.read_text(), version=3)
+            assert [d.code for d in await s.wait(buri, since=sent)] == ["L007"]
+            sent = time.perf_counter()
+            s.client.text_document_did_close(T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri=curi)))
+            assert not await s.wait(buri, since=sent)
+
+    asyncio.run(session())
+
+
+def test_an_untitled_document_is_checked_and_answered(tmp_path):
+    """A buffer that is no file yet (`untitled:`): its diagnostics go to its own URI, and
+    hover and completion answer from the shipped base it extends."""
+    text = 'variant mine "Mine" extends caylus:\n    description "x"\n    let more = start_mony\n'
+
+    async def session():
+        async with Session() as s:
+            uri = "untitled:Untitled-1"
+            s.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+                uri=uri, language_id="provost", version=1, text=text)))
+            found = await s.wait(uri)
+            assert [d.code for d in found] == ["N103"] and "start_money" in found[0].message
+            doc = T.TextDocumentIdentifier(uri=uri)
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(text_document=doc, position=at(text, "caylus"))))
+            assert "game" in h.contents.value
+            assert "start_money" in await s.complete(uri, T.Position(2, 20))
+            syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+            assert [x.name for x in syms] == ["mine", "more"]
+
+    asyncio.run(session())
+
+
+def test_outline_hover_and_scopes_of_a_variants_own_declarations(tmp_path):
+    """A variant and its building may share a name: the outline lists both, each selected at its
+    name; a building's category hovers as the category (Caylus's `wood` is a resource too); the
+    option parameters of a `replace entry` are offered in its body; a CRLF file `provost fmt`
+    leaves alone is not reformatted; control characters do not hide the rest of the file."""
+    path = tmp_path / "caylus.tavern.rules"
+    text = ('variant tavern "Tavern" extends caylus:\n'
+            '    description "A tavern."\n'
+            '    building tavern "Tavern" wood:\n'
+            '        cost 1 wood\n'
+            '        prestige 2\n'
+            '        work: gain 1 denier\n')
+    ys = tmp_path / "ys.rich.rules"
+    ytext = ('variant rich "Rich" extends ys:\n'
+             '    description "x"\n'
+             '    replace entry powers.jeweller:\n'
+             '        choose "Jeweller: take a gem":\n'
+             '            option gem(c in colors where bank[c] > 0):\n'
+             '                take_from_bank c\n')
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(path, text.replace("\n", "\r\n"))
+            assert not await s.wait(uri)
+            doc = T.TextDocumentIdentifier(uri=uri)
+            syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+            assert [(x.name, x.kind, x.selection_range.start.line, x.selection_range.start.character) for x in syms] == [
+                ("tavern", T.SymbolKind.Namespace, 0, 8), ("tavern", T.SymbolKind.Class, 2, 13)]
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(text_document=doc, position=at(text, "wood:"))))
+            assert h.contents.value.startswith("**category** `wood`")
+            fmt = await s.ask(s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=doc, options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+            assert fmt is not None and len(fmt) == 0
+            s.change(uri, text.replace('"Tavern" wood', '"Tav\x1bern" wood'))
+            assert [d.code for d in await s.wait(uri, since=time.perf_counter())] == ["P007"]
+            assert "`denier`" in (await s.ask(s.client.text_document_hover_async(
+                T.HoverParams(text_document=doc, position=at(text, "denier"))))).contents.value
+            yuri = s.open(ys, ytext)
+            await s.wait(yuri)
+            assert {"c", "colors"} <= set(await s.complete(yuri, T.Position(5, len("                take_from_bank "))))
+
+    asyncio.run(session())
+
+
+def test_a_rename_to_a_taken_name_or_no_name_is_refused(files):
+    from pygls.exceptions import JsonRpcException
+    base, variant = files
+
+    async def session():
+        async with Session() as s:
+            s.open(base)
+            vuri = s.open(variant)
+            await s.wait(vuri)
+            doc = T.TextDocumentIdentifier(uri=vuri)
+            for new, reason in (("sell", "already declared (effect sell, caylus.rules:"), ("gain", "rule language"),
+                                ("9lives", "not a name")):
+                with pytest.raises(JsonRpcException) as e:
+                    await s.ask(s.client.text_document_rename_async(T.RenameParams(
+                        text_document=doc, position=at(variant.read_text(), "bonus"), new_name=new)))
+                assert reason in str(e.value), e.value
+
+    asyncio.run(session())

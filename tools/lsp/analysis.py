@@ -11,11 +11,11 @@ import os
 import re
 from dataclasses import dataclass
 
-from provost.dsl.diagnostics import Diagnostic
-from provost.dsl.loader import check_file, parse_file, resolve
+from provost.dsl.diagnostics import CONTROL, Diagnostic
+from provost.dsl.loader import check_file_and_sources, files_of_rules, parse_file, resolve
 from provost.dsl.declarations import ATTRIBUTES, KINDS
 from provost.dsl.primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, EVENTS, FUNCTIONS
-from provost.dsl.source import edited_texts
+from provost.dsl.source import IR_SUFFIXES, edited_texts
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: A building's head: the name after its title is its category (Caylus has a resource and a
@@ -44,15 +44,72 @@ def _abs(path: str) -> str:
     return os.path.abspath(path)
 
 
+#: How many times a document that does not parse has its faulty lines set aside before the
+#: names are read without it (each try is one parse: about 50 ms on `caylus.rules`).
+REPAIR_TRIES = 8
+#: The syntax errors a line can be set aside for (a file too long, P104, stays as it is).
+LINE_ERRORS = ("P100", "P101", "P102", "P103", "P105")
+_repaired_cache: dict[str, tuple[str, str]] = {}
+
+
+def readable(path: str, texts: dict[str, str]) -> dict[str, str]:
+    """TEXTS with the document at PATH made to parse, for its names: a control character (which
+    makes the whole file unreadable, P007) becomes a space, and each line a syntax error is
+    reported at (and a block it heads) is blanked, lines and columns kept, so a mistake being typed
+    in the middle of a file leaves hover, completion, definition and the outline of the rest
+    working.  Diagnostics are always of the real text."""
+    key = _abs(path)
+    text = texts.get(key)
+    if text is None or key.lower().endswith(IR_SUFFIXES):
+        return texts
+    cached = _repaired_cache.get(key)
+    if cached is not None and cached[0] == text:
+        return dict(texts, **{key: cached[1]})
+    from provost.dsl.parser import parse_text
+    lines = CONTROL.sub(" ", text.replace("\r\n", "\n")).split("\n")
+    for _ in range(REPAIR_TRIES):
+        tree, found = parse_text("\n".join(lines), path)
+        rows = sorted({d.line - 1 for d in found if d.code in LINE_ERRORS and 0 < d.line <= len(lines)})
+        if tree is not None or not rows:
+            break
+        for row in rows:
+            _blank_block(lines, row)
+    else:
+        lines = CONTROL.sub(" ", text.replace("\r\n", "\n")).split("\n")
+    repaired = "\n".join(lines)
+    _repaired_cache.clear()
+    _repaired_cache[key] = (text, repaired)
+    return dict(texts, **{key: repaired})
+
+
+def _blank_block(lines: list[str], row: int) -> None:
+    """Blank line ROW and, when it heads a block (`work:`), the lines indented under it."""
+    head = lines[row]
+    lines[row] = ""
+    if not head.split("#", 1)[0].rstrip().endswith(":"):
+        return
+    indent = len(head) - len(head.lstrip())
+    for at in range(row + 1, len(lines)):
+        code = lines[at].split("#", 1)[0]
+        if code.strip() and len(code) - len(code.lstrip()) <= indent:
+            break
+        lines[at] = ""
+
+
 # ------------------------------------------------------------------ diagnostics
 def diagnostics(path: str, texts: dict[str, str]) -> dict[str, list[Diagnostic]]:
     """The checker's diagnostics for the document at PATH, by file (a variant's error may be in its base)."""
+    return checked(path, texts)[0]
+
+
+def checked(path: str, texts: dict[str, str]) -> tuple[dict[str, list[Diagnostic]], list[str] | None]:
+    """`diagnostics` and the files the rules are made of (None when they do not resolve)."""
     with edited_texts(texts):
-        found = check_file(path)
+        found, files = check_file_and_sources(path)
     out: dict[str, list[Diagnostic]] = {_abs(path): []}
     for d in found:
         out.setdefault(_abs(d.path), []).append(d)
-    return out
+    return out, files
 
 
 def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
@@ -121,10 +178,9 @@ def occurrences(text: str, name: str) -> list[tuple[int, int, int]]:
 
 def files_of(path: str, texts: dict[str, str]) -> list[str]:
     """The files the rules at PATH are made of (its bases, `with` variants and itself)."""
-    with edited_texts(texts):
+    with edited_texts(readable(path, texts)):
         rs, _ = resolve(path)
-    files = [path] if rs is None else list(dict.fromkeys(list(rs.chain) + list(rs.files) + [path]))
-    return [_abs(f) for f in files]
+    return [_abs(path)] if rs is None else files_of_rules(rs, path)
 
 
 # ------------------------------------------------------------------ hover and completion
@@ -141,11 +197,12 @@ def primitive_doc(name: str) -> str | None:
 
 
 def hover(path: str, texts: dict[str, str], line: int, col: int) -> str | None:
+    texts = readable(path, texts)
     word = word_at(texts[_abs(path)], line, col)
     if word is None:
         return None
     name = word[0]
-    found = declarations(path, texts).get(name)
+    found = _declaration_at(path, texts, line, word)
     if found is not None:
         where = "%s:%d" % (os.path.basename(found.path), found.line + 1)
         return "**%s** `%s` (%s)%s" % (KIND_WORDS.get(found.kind, found.kind), name, where,
@@ -199,9 +256,11 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     code = STRING.sub("", before)
     if "#" in code or '"' in code:
         return []                                     # in a comment or a string
-    parsed, local = _scope_at(path, lines, line, start, end)
+    # The rest of the document as far as it parses (a mistake elsewhere is set aside), this line as typed.
+    fixed = readable(path, texts)[_abs(path)].split("\n")
+    parsed, local = _scope_at(path, fixed[:line] + [current] + fixed[line + 1:], line, start, end)
     # The declarations as they are with the cursor's word in place: a line being typed may not parse.
-    texts = dict(texts, **{_abs(path): parsed}) if parsed is not None else texts
+    texts = dict(texts, **{_abs(path): parsed}) if parsed is not None else readable(path, texts)
     declared = declarations(path, texts)
     words = lambda ws: [(w, "keyword", "") for w in ws]  # noqa: E731
     named = lambda test: [(d.name, d.kind, d.detail[:80]) for d in declared.values() if test(d)]  # noqa: E731
@@ -223,7 +282,7 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     part = CHANGE_PART.match(before)
     if part:
         # The line being typed (`replace entry powers.`) does not parse yet: the rules without it.
-        without = "\n".join(lines[:line] + [""] + lines[line + 1:])
+        without = "\n".join(fixed[:line] + [""] + fixed[line + 1:])
         return _change_part_names(path, dict(texts, **{_abs(path): without}), part.group(1), part.group(2))
     change = REPLACE_OR_ADD.match(before)
     if change:
@@ -327,7 +386,7 @@ def _scope_at(path: str, lines: list[str], line: int, start: int, end: int) -> t
         uses = Uses()
         walker = Walker(uses)
         for i, d in enumerate(ir["decls"]):
-            for part in [ch.get("decl") or ch for ch in d.get("changes") or ()] if d.get("kind") == "variant" else [d]:
+            for part in [_walked(ch) for ch in d.get("changes") or ()] if d.get("kind") == "variant" else [d]:
                 walker.decl(part, i)
         for node, scope, _i in uses.names + uses.calls + uses.sets + [a[:3] for a in uses.amounts]:
             if CURSOR in (node.get("id"), node.get("name"), node.get("what"), (node.get("target") or {}).get("name")):
@@ -336,28 +395,78 @@ def _scope_at(path: str, lines: list[str], line: int, start: int, end: int) -> t
     return None, set()
 
 
+def _walked(change: dict) -> dict:
+    """What a variant's change holds, as a declaration the scoped walk visits: its declaration, an
+    entry it replaces or adds (as a table of that entry), or the change itself (a step's body)."""
+    if change.get("decl"):
+        return change["decl"]
+    if isinstance(change.get("entry"), dict):
+        return {"kind": "table", "entries": [change["entry"]]}
+    return change
+
+
 def document_symbols(path: str, texts: dict[str, str]) -> list[Declared]:
-    """The declarations written in the document itself (its outline)."""
-    return [d for d in declarations(path, texts).values() if d.path == _abs(path) and not d.kind.startswith("value")]
+    """The declarations written in the document itself (its outline), in order: a variant's own,
+    what it adds or replaces, and the steps and entries it changes (`income.income`).  Two
+    declarations of one name (Caylus's resource and category `wood`) are both listed."""
+    if path.lower().endswith(IR_SUFFIXES):
+        return []                     # an IR document's positions are its source file's
+    texts = readable(path, texts)
+    with edited_texts(texts):
+        ir, _ = parse_file(path)
+    out: list[Declared] = []
+    for d in (ir or {}).get("decls") or ():
+        _symbol(out, d, path, d.get("kind"), d.get("name"))
+        for ch in d.get("changes") or () if d.get("kind") == "variant" else ():
+            if ch.get("decl") and ch.get("op") != "remove":
+                _symbol(out, ch["decl"], path, ch["decl"].get("kind"), ch["decl"].get("name"))
+            elif "step" in ch or "key" in ch:
+                part, owner, name = ("step", ch.get("phase"), ch["step"]) if "step" in ch else \
+                    ("entry", ch.get("table"), ch["key"])
+                _symbol(out, ch, path, part, "%s.%s" % (owner, name))
+    return out
+
+
+def _symbol(out: list, d: dict, path: str, kind, name) -> None:
+    if isinstance(name, str) and isinstance(kind, str) and isinstance(d.get("pos"), list):
+        out.append(Declared(name, kind, _abs(path), d["pos"][0] - 1, d["pos"][1] - 1))
 
 
 # ------------------------------------------------------------------ definition, references, rename
 def definition(path: str, texts: dict[str, str], line: int, col: int) -> Declared | None:
     """Where the name under the cursor is declared; on a declaration that replaces a base's
     (``replace let start_money = ...``), the base's."""
-    text = texts[_abs(path)]
-    word = word_at(text, line, col)
+    texts = readable(path, texts)
+    word = word_at(texts[_abs(path)], line, col)
     if word is None:
         return None
-    head = BUILDING_CATEGORY.match(text.split("\n")[line])
+    found = _declaration_at(path, texts, line, word)
+    if found is not None and found.kind != "category" and found.path == _abs(path) and found.line == line:
+        return _in_bases(path, texts, word[0]) or found
+    return found
+
+
+def _declaration_at(path: str, texts: dict[str, str], line: int, word: tuple[str, int, int]) -> Declared | None:
+    """The declaration of the WORD on LINE: after a building's title, its category (Caylus's
+    `wood` is a resource and a category), else the name's declaration."""
+    head = BUILDING_CATEGORY.match(texts[_abs(path)].split("\n")[line])
     if head is not None and head.start(1) == word[1]:
         category = _declared_as(path, texts, word[0], "category")
         if category is not None:
             return category
-    found = declarations(path, texts).get(word[0])
-    if found is not None and found.path == _abs(path) and found.line == line:
-        return _in_bases(path, texts, word[0]) or found
-    return found
+    return declarations(path, texts).get(word[0])
+
+
+def name_span(path: str, texts: dict[str, str], line: int, col: int, name: str) -> tuple[int, int]:
+    """The columns of NAME in the head of a declaration starting at LINE, COL (after its kind
+    word: `building tavern ...`), or of its first character when the name is not written there
+    (a family's `area_{n}`)."""
+    try:
+        row = _text_of(path, texts).split("\n")[line]
+    except (OSError, IndexError):
+        return col, col + 1
+    m = re.compile(r"\b%s\b" % re.escape(name)).search(row, col)
+    return (m.start(), m.end()) if m else (col, col + 1)
 
 
 def _declared_as(path: str, texts: dict[str, str], name: str, kind: str) -> Declared | None:
@@ -407,10 +516,19 @@ def references(path: str, texts: dict[str, str], line: int, col: int) -> list[tu
 
 def rename(path: str, texts: dict[str, str], line: int, col: int, new: str) -> dict[str, list[tuple[int, int, int]]]:
     """The edits renaming the declared name under the cursor in every file of these rules, by file;
-    empty when the cursor is not on a declared name or NEW is not a name."""
+    empty when the cursor is not on a declared name.  Refused (RenameRefused, with the reason)
+    when NEW is not a name or is taken, or when a shipped file would be edited."""
     word = word_at(texts[_abs(path)], line, col)
-    if word is None or not NAME.fullmatch(new) or word[0] not in declarations(path, texts):
+    declared = declarations(path, readable(path, texts))
+    if word is None or word[0] not in declared:
         return {}
+    if not NAME.fullmatch(new):
+        raise RenameRefused("'%s' is not a name: a letter or '_', then letters, digits or '_'" % new)
+    taken = declared.get(new)
+    if taken is not None or new in EFFECTS or new in FUNCTIONS or new in KINDS:
+        # Two declarations of one name, or a name the rule language has: the rules would change meaning.
+        raise RenameRefused("'%s' is already %s" % (new, "declared (%s %s, %s:%d)" % (
+            taken.kind, new, os.path.basename(taken.path), taken.line + 1) if taken else "a word of the rule language"))
     edits: dict[str, list[tuple[int, int, int]]] = {}
     for f, ln, a, b in references(path, texts, line, col):
         edits.setdefault(f, []).append((ln, a, b))

@@ -3,7 +3,9 @@
     provost lsp          # an editor starts it and talks to it on stdin/stdout
 
 Diagnostics are published when a document opens and, debounced (``DEBOUNCE_S`` after the last
-keystroke), when it changes; the open buffers' texts are what the checker reads.  Hover, go to
+keystroke), when it changes; the open buffers' texts are what the checker reads, and an edit
+checks again the open documents whose rules are made with the edited file.  Columns are the
+client's (UTF-16 code units unless negotiated), the analysis's are characters.  Hover, go to
 definition, find references, completion, rename and the document outline work across a variant,
 its bases and its ``with`` variants; formatting is `provost fmt`'s.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 
 from lsprotocol import types as T
@@ -34,48 +37,149 @@ COMPLETION_KIND = {"effect": T.CompletionItemKind.Function, "function": T.Comple
                    "property": T.CompletionItemKind.Property}
 SYMBOL_KIND = {"effect": T.SymbolKind.Function, "let": T.SymbolKind.Constant, "phase": T.SymbolKind.Module,
                "enum": T.SymbolKind.Enum, "space": T.SymbolKind.Class, "building": T.SymbolKind.Class,
-               "game": T.SymbolKind.Namespace, "variant": T.SymbolKind.Namespace}
+               "game": T.SymbolKind.Namespace, "variant": T.SymbolKind.Namespace, "table": T.SymbolKind.Array,
+               "step": T.SymbolKind.Method, "entry": T.SymbolKind.Field}
 
 server = LanguageServer("provost", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full)
 _pending: dict[str, asyncio.TimerHandle] = {}
-#: For each open document, the files its last check put diagnostics in (itself, its bases): a
-#: file left out of the next check's findings is cleared, or an editor would keep stale marks.
-_published: dict[str, set[str]] = {}
+#: For each open document, what its last check found, by file (itself, its bases, its `with`
+#: variants): a file's marks are the union of what every open document's check found in it, so
+#: the check of a base opened beside a variant does not wipe the variant's findings in that base.
+_found: dict[str, dict[str, list]] = {}
+#: For each open document, the files its rules are made of when last checked (its bases, its
+#: `with` variants), None when they did not resolve: an edit of one of them (of any open
+#: document, for None) checks it again.
+_made_of: dict[str, set[str] | None] = {}
+#: What was last published for each file (a file no check finds anything in any more is
+#: published empty, or an editor would keep stale marks; an unchanged one is not sent again).
+_marked: dict[str, list] = {}
+#: The documents whose URI is not a file's (an editor's `untitled:Untitled-1`), by the path
+#: they are checked under.
+_uri_of: dict[str, str] = {}
+
+
+def _path(uri: str) -> str:
+    """The path a document is checked under: its file's, or for a document that is no file
+    (`untitled:`) a made-up one in the working folder (a shipped base is still found by name)."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    if path:
+        return A._abs(path)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", uri.split(":", 1)[-1]).strip("_") or "untitled"
+    path = A._abs(name if name.endswith((".rules",) + A.IR_SUFFIXES) else name + ".rules")
+    _uri_of[path] = uri
+    return path
+
+
+def _uri(path: str) -> str:
+    return _uri_of.get(path) or from_fs_path(path)
 
 
 def _texts() -> dict[str, str]:
     """Every open document's current text, by absolute path."""
-    out = {}
-    for uri, doc in server.workspace.text_documents.items():
-        path = to_fs_path(uri)
-        if path:
-            out[A._abs(path)] = doc.source
-    return out
+    return {_path(uri): doc.source for uri, doc in server.workspace.text_documents.items()}
 
 
-def _path(uri: str) -> str:
-    return A._abs(to_fs_path(uri) or uri)
+# ------------------------------------------------------------------ positions
+# LSP counts a line's columns in the client's code units (UTF-16 unless negotiated otherwise: an
+# emoji is 2), the analysis in Python's characters.
+def _units(text: str) -> int:
+    return server.workspace.position_codec.client_num_units(text)
 
 
-def _publish(uri: str) -> None:
+def _line_of(path: str, texts: dict[str, str], line: int) -> str:
+    try:
+        return A._text_of(path, texts).split("\n")[line]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return ""
+
+
+def _column_in(path: str, texts: dict[str, str], position: T.Position) -> int:
+    """A client's column on a line of PATH, in characters."""
+    row, seen = _line_of(path, texts, position.line), 0
+    for i, ch in enumerate(row):
+        if seen >= position.character:
+            return i
+        seen += _units(ch)
+    return len(row) + max(0, position.character - seen)
+
+
+def _position(path: str, texts: dict[str, str], line: int, col: int) -> T.Position:
+    """A position in characters as the client counts it."""
+    row = _line_of(path, texts, line)
+    return T.Position(line, _units(row[:col]) + max(0, col - len(row)))
+
+
+def _range(path: str, texts: dict[str, str], line: int, start: int, end_line: int, end: int) -> T.Range:
+    return T.Range(_position(path, texts, line, start), _position(path, texts, end_line, end))
+
+
+def _at(params) -> tuple[str, dict[str, str], int, int]:
+    """A request's document path, the open texts and its position in characters."""
+    path, texts = _path(params.text_document.uri), _texts()
+    return path, texts, params.position.line, _column_in(path, texts, params.position)
+
+
+# ------------------------------------------------------------------ diagnostics
+def _check(uri: str) -> None:
+    """Check the document at URI and publish the marks of every file that check concerns."""
     path = _path(uri)
     texts = _texts()
     try:
-        found = A.diagnostics(path, texts)
+        found, files = A.checked(path, texts)
     except Exception as e:  # noqa: BLE001 - a checker bug must not take the editor's server down
         server.window_log_message(T.LogMessageParams(T.MessageType.Error, "provost: %s: %s" % (type(e).__name__, e)))
         return
-    for file in _published.get(uri, set()) - set(found):
-        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=from_fs_path(file), diagnostics=[]))
-    _published[uri] = set(found)
-    for file, diags in found.items():
-        text = texts.get(file)
-        items = []
-        for d in diags:
-            a, b, c, e = A.lsp_range(d, text)
-            items.append(T.Diagnostic(range=T.Range(T.Position(a, b), T.Position(c, e)), message=d.message,
-                                      severity=SEVERITY.get(d.severity), code=d.code, source="provost"))
-        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=from_fs_path(file), diagnostics=items))
+    _found[uri] = found
+    _made_of[uri] = set(files) if files is not None else None
+    _publish_marks(texts, path)
+
+
+def _publish_marks(texts: dict[str, str], checked: str | None = None) -> None:
+    """Publish each file's marks that changed (and the CHECKED document's own, always)."""
+    marks: dict[str, dict] = {}
+    for found in _found.values():
+        for file, diags in found.items():
+            for d in diags:
+                marks.setdefault(file, {}).setdefault((d.line, d.col, d.code, d.message), d)
+    for file in set(_marked) | set(marks) | ({checked} if checked else set()):
+        items = _items(file, texts, marks.get(file, {}).values())
+        if items != _marked.get(file) or file == checked:
+            server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=_uri(file), diagnostics=items))
+        if items:
+            _marked[file] = items
+        else:
+            _marked.pop(file, None)
+
+
+def _items(file: str, texts: dict[str, str], diags) -> list[T.Diagnostic]:
+    text = texts.get(file)
+    if text is None:
+        try:
+            text = A._text_of(file, texts)
+        except (OSError, UnicodeDecodeError):
+            text = None
+    items = []
+    for d in diags:
+        a, b, c, e = A.lsp_range(d, text)
+        items.append(T.Diagnostic(range=_range(file, texts, a, b, c, e), message=d.message,
+                                  severity=SEVERITY.get(d.severity), code=d.code, source="provost"))
+    return items
+
+
+def _publish(uri: str) -> None:
+    """Check URI and every open document whose rules are made with it (a variant of an edited
+    base, a composition of an edited `with` variant): their findings change with it."""
+    path = _path(uri)
+    _check(uri)
+    for other in _made_with(path):
+        if other != uri:
+            _check(other)
+
+
+def _made_with(path: str) -> list[str]:
+    """The open documents whose rules are made with the file at PATH."""
+    return [uri for uri, files in _made_of.items()
+            if (files is None or path in files) and uri in server.workspace.text_documents]
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
@@ -97,60 +201,81 @@ def did_save(ls, params: T.DidSaveTextDocumentParams):
     _publish(params.text_document.uri)
 
 
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls, params: T.DidCloseTextDocumentParams):
+    """A closed document's findings go; the open documents made with it are checked again
+    against its file on disk (its unsaved edits are gone)."""
+    uri = params.text_document.uri
+    pending = _pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    path = _path(uri)
+    _found.pop(uri, None)
+    _made_of.pop(uri, None)
+    if not uri.startswith("file:"):
+        _uri_of.pop(path, None)
+    for other in _made_with(path):
+        _check(other)
+    _publish_marks(_texts())
+
+
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls, params: T.HoverParams):
-    text = A.hover(_path(params.text_document.uri), _texts(), params.position.line, params.position.character)
+    text = A.hover(*_at(params))
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text)) if text else None
 
 
-def _location(path: str, line: int, start: int, end: int) -> T.Location:
-    return T.Location(uri=from_fs_path(path), range=T.Range(T.Position(line, start), T.Position(line, end)))
+def _location(path: str, texts: dict[str, str], line: int, start: int, end: int) -> T.Location:
+    return T.Location(uri=_uri(path), range=_range(path, texts, line, start, line, end))
 
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls, params: T.DefinitionParams):
-    found = A.definition(_path(params.text_document.uri), _texts(), params.position.line, params.position.character)
+    path, texts, line, col = _at(params)
+    found = A.definition(path, texts, line, col)
     if found is None:
         return None
-    return _location(found.path, found.line, found.col, found.col + 1)
+    return _location(found.path, texts, found.line, *A.name_span(found.path, texts, found.line, found.col, found.name))
 
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def references(ls, params: T.ReferenceParams):
-    return [_location(f, ln, a, b) for f, ln, a, b in
-            A.references(_path(params.text_document.uri), _texts(), params.position.line, params.position.character)]
+    path, texts, line, col = _at(params)
+    return [_location(f, texts, ln, a, b) for f, ln, a, b in A.references(path, texts, line, col)]
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION)
 def completion(ls, params: T.CompletionParams):
     items = [T.CompletionItem(label=label, kind=COMPLETION_KIND.get(kind, T.CompletionItemKind.Text),
                               detail=(kind + (": " + detail if detail else "")))
-             for label, kind, detail in A.completions(_path(params.text_document.uri), _texts(),
-                                                      params.position.line, params.position.character)]
+             for label, kind, detail in A.completions(*_at(params))]
     return T.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)
 def rename(ls, params: T.RenameParams):
+    path, texts, line, col = _at(params)
     try:
-        edits = A.rename(_path(params.text_document.uri), _texts(), params.position.line, params.position.character,
-                         params.new_name)
+        edits = A.rename(path, texts, line, col, params.new_name)
     except A.RenameRefused as e:      # the editor shows the reason (LSP's RequestFailed)
         raise JsonRpcException(str(e), code=REQUEST_FAILED) from None
     if not edits:
         return None
-    return T.WorkspaceEdit(changes={from_fs_path(f): [
-        T.TextEdit(range=T.Range(T.Position(ln, a), T.Position(ln, b)), new_text=params.new_name)
+    return T.WorkspaceEdit(changes={_uri(f): [
+        T.TextEdit(range=_range(f, texts, ln, a, ln, b), new_text=params.new_name)
         for ln, a, b in spans] for f, spans in edits.items()})
 
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls, params: T.DocumentSymbolParams):
+    path, texts = _path(params.text_document.uri), _texts()
     out = []
-    for d in A.document_symbols(_path(params.text_document.uri), _texts()):
-        where = T.Range(T.Position(d.line, d.col), T.Position(d.line, d.col + len(d.name)))
-        out.append(T.DocumentSymbol(name=d.name, kind=SYMBOL_KIND.get(d.kind, T.SymbolKind.Object), range=where,
-                                    selection_range=where, detail=d.kind))
+    for d in A.document_symbols(path, texts):
+        start, end = A.name_span(path, texts, d.line, d.col, d.name.rsplit(".", 1)[-1])
+        name = _range(path, texts, d.line, start, d.line, end)
+        whole = T.Range(_position(path, texts, d.line, d.col), name.end)
+        out.append(T.DocumentSymbol(name=d.name, kind=SYMBOL_KIND.get(d.kind, T.SymbolKind.Object), range=whole,
+                                    selection_range=name, detail=d.kind))
     return out
 
 
@@ -165,8 +290,10 @@ def formatting(ls, params: T.DocumentFormattingParams):
         new = format_text(text)
     except Unformattable:
         return None
-    if new == text:
-        return []
+    if new == text.replace("\r\n", "\n"):
+        return []                   # as `provost fmt`, which reads CRLF line ends as LF, leaves it
+    if "\r\n" in text:
+        new = new.replace("\n", "\r\n")      # the document's line ends are kept
     lines = text.split("\n")
     return [T.TextEdit(range=T.Range(T.Position(0, 0), T.Position(len(lines), 0)), new_text=new)]
 
