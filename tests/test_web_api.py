@@ -457,3 +457,42 @@ def test_the_log_tells_apart_what_the_buttons_told_apart(offered, tmp_path):
     state = _play(c, url, 60)
     hidden = [e for e in state["log"] if e["option"] is None]
     assert hidden and all(e["text"] == "(hidden from you)" for e in hidden)
+
+
+def test_a_game_of_bots_only_is_watched_through_any_seat(offered, tmp_path):
+    """Nobody plays it: every seat's link is given (with none, nothing would make the bots move),
+    and a seat of a bot shows its board with no decision of its own to make."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus1303", 3, ["random"], seed=4)
+    assert [s["seat"] for s in g["seats"]] == [0, 1, 2]
+    assert "Player 3" in c.get(g["game"]).text
+    url = api(g["seats"][1]["url"])
+    state = c.get(url).json()
+    for _ in range(2000):
+        assert not state["your_turn"] and state["view"]["options"] == []
+        if state["finished"]:
+            break
+        assert state["bot_to_move"]
+        state = c.post(url + "/advance").json()
+    assert state["finished"] and c.get(url + "/log").status_code == 200
+    # a human among bots still gets the human seats' links only
+    assert [s["seat"] for s in new_game(c, "caylus1303", 3, ["random", "human"])["seats"]] == [1, 2]
+
+
+def test_no_route_and_a_wrong_method_say_why_as_json(offered, tmp_path):
+    c = client(offered, tmp_path)
+    r = c.get("/api/nothing")
+    assert r.status_code == 404 and "/api/nothing" in r.json()["error"]
+    r = c.get("/api/games")
+    assert r.status_code == 405 and "POST" in r.json()["error"]
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    r = c.post(api(g["seats"][0]["url"]) + "/move", json={"option": "pass", "n": -1})
+    assert r.status_code == 400 and "number of decisions" in r.json()["error"]
+
+
+def test_each_variant_is_offered_with_the_counts_it_is_played_for(offered):
+    counts = {(r["ruleset"], v["name"]): v["players"] for r in offered for v in r["variants"]}
+    assert counts[("ys", "two_players")] == counts[("ys", "strong_neutral")] == [2, 2]
+    assert counts[("ys", "three_players_short")] == [3, 3]
+    assert counts[("ys", "kings_favor")] == [3, 4]
+    assert counts[("caylus", "two_players")] == [2, 2] and counts[("caylus", "first_edition")] == [2, 5]

@@ -359,3 +359,47 @@ def test_why_not_always_says_something_in_the_page(browser, server):
     page.click("#whybtn")
     assert "click a place" in page.locator("#whytext").inner_text()
     page.close()
+
+
+def test_a_variant_for_one_count_sets_the_players_and_the_seats_chosen_stay(browser, server):
+    """Choosing Ys for 2 (a variant for one count) sets the player count to it, so the game
+    starts; changing the count keeps the seat kinds already chosen."""
+    base, _ = server
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.select_option("#ruleset", "ys")
+    page.locator(".seatkind").nth(1).select_option("random")
+    page.select_option("#variant", "two_players")
+    assert page.input_value("#players") == "2"
+    assert page.get_attribute("#players", "min") == page.get_attribute("#players", "max") == "2"
+    assert page.locator(".seatkind").nth(1).input_value() == "random"
+    page.select_option("#variant", "kings_favor")
+    assert page.input_value("#players") == "4" and page.get_attribute("#players", "min") == "3"
+    page.select_option("#variant", "two_players")
+    page.click("#start")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector(".panel")
+    assert page.locator(".panel").count() == 3           # the two players and the neutral one
+    page.close()
+
+
+def test_a_game_of_bots_only_is_watched_to_its_end(browser, server):
+    """All seats bots: the new-game page gives every seat's link to watch through, and the seat's
+    page plays the bots to the end, with no decision offered."""
+    base, _ = server
+    page = browser.new_page()
+    page.goto(base + "/")
+    page.select_option("#ruleset", "caylus1303")
+    page.fill("#players", "2")
+    page.dispatch_event("#players", "change")
+    for i in range(2):
+        page.locator(".seatkind").nth(i).select_option("random")
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_selector("#links a")
+    assert page.locator("#links a").count() == 2 and "Bots only" in page.locator("#links").inner_text()
+    page.goto(base + page.locator("#links a").nth(1).get_attribute("href") + "?speed=0")
+    page.wait_for_selector("#result", timeout=120000)
+    assert page.locator("button.opt").count() == 0
+    assert page.locator(".panel.you").get_attribute("data-seat") == "1"
+    page.close()

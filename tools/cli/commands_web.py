@@ -43,21 +43,38 @@ def _offered(ruleset: str | None) -> list[dict]:
         out.append({"ruleset": name, "title": title,
                     "description": own.get("description") or game.get("description") or head.get("description") or "",
                     "players": _named_player_range(ruleset, rs, head.get("variants") or variants),
-                    "variants": [{"name": v["name"], "title": v["title"]} for v in variants]})
+                    "variants": _variants_offered(ruleset, variants, head.get("variants") or variants)})
     for g in list_shipped():
         if out and out[0]["ruleset"] == g["name"]:
             continue
         rs = load_rules(g["name"])
         out.append({"ruleset": g["name"], "title": g["title"], "description": g["description"],
                     "players": _player_range(rs.game(), g["variants"]),
-                    "variants": [{"name": v["name"], "title": v["title"]} for v in g["variants"]]})
+                    "variants": _variants_offered(g["name"], g["variants"], g["variants"])})
     return out
 
 
-def _named_player_range(ruleset: str, rs, game_variants: list) -> list:
-    """The counts offered for the rules named on the command line: their own, and those their
-    game's variants give rules for that these rules compose with (a variant file of Caylus for 3
-    to 5 is also played for 2 on the game's rules for two)."""
+def _variants_offered(ruleset: str, variants: list, game_variants: list) -> list[dict]:
+    """The variants of ``ruleset`` the new-game page offers, each with the counts it is played
+    for (Ys's 2-player variants for 2 only, King's Favor for 3 and 4): choosing one sets the
+    page's player count to one of them."""
+    from provost.dsl.diagnostics import RulesError
+    from provost.interpreter.gamelog import load_rules
+    out = []
+    for v in variants:
+        try:
+            players = _named_player_range(ruleset, load_rules(ruleset, v["name"]), game_variants, v["name"])
+        except RulesError:
+            players = None              # (reported, with its diagnostics, when a game of it is asked for)
+        out.append({"name": v["name"], "title": v["title"], "description": v.get("description") or "",
+                    "players": players})
+    return out
+
+
+def _named_player_range(ruleset: str, rs, game_variants: list, variant: str | None = None) -> list:
+    """The counts offered for the rules named on the command line (or for one of their variants):
+    their own, and those their game's variants give rules for that these rules compose with (a
+    variant file of Caylus for 3 to 5 is also played for 2 on the game's rules for two)."""
     from provost.dsl.diagnostics import RulesError
     from provost.interpreter.engine import players_out_of_range
     from provost.interpreter.gamelog import load_rules
@@ -65,7 +82,7 @@ def _named_player_range(ruleset: str, rs, game_variants: list) -> list:
     counts = set(range(lo, hi + 1))
     for n in {n for v in game_variants for n in v.get("for_players") or ()} - counts:
         try:
-            if players_out_of_range(load_rules(ruleset, None, n), n) is None:
+            if players_out_of_range(load_rules(ruleset, variant, n), n) is None:
                 counts.add(n)
         except RulesError:
             continue                    # rules that change the same rule as the count's
@@ -148,7 +165,7 @@ def run_serve(args) -> int:
     url = "http://%s:%d/" % (args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1", args.port)
     print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (url, save_dir), file=sys.stderr)
     if started is not None:
-        seats = [(i, "/t/%s/%s" % (started.gid, started.tokens[i])) for i, a in enumerate(started.agents) if a == "human"]
+        seats = [(l["seat"], l["url"]) for l in started.links()]     # (bots only: every seat's, to watch)
         for i, link in seats:
             print("  Player %d: %s%s" % (i + 1, url.rstrip("/"), link), file=sys.stderr)
         print("  every seat's link: %s/game/%s/%s" % (url.rstrip("/"), started.gid, started.host), file=sys.stderr)

@@ -168,7 +168,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         t = tables.get(request.path_params["gid"])
         t.check_host(request.path_params["key"])
         rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in t.links())
-        return HTMLResponse(static_text("links.html").replace("{{rows}}", rows or "<li>no human seat</li>"))
+        return HTMLResponse(static_text("links.html").replace("{{rows}}", rows))
 
     async def table_page(request: Request):
         seat(request)
@@ -188,7 +188,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         n = data.get("n")
         if not isinstance(option, str):
             raise TableError(400, "option must be an option id (a string)")
-        if n is not None and (not isinstance(n, int) or isinstance(n, bool)):
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
             raise TableError(400, "n must be the number of decisions the page has seen")
         def run():
             t.move(p, option, n)
@@ -238,4 +238,15 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         Route("/api/t/{gid}/{token}/why", guarded(why)),
         Route("/api/t/{gid}/{token}/log", guarded(game_log)),
     ]
-    return Starlette(routes=routes)
+    async def not_routed(request: Request, exc):
+        """No route, or not this method: said as every other refusal is, ``{"error": reason}``."""
+        if exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            return JSONResponse({"error": "%s is not accepted here (only %s)" % (request.method, allowed or "other methods")},
+                                status_code=405, headers=exc.headers)
+        if exc.status_code == 404:
+            return _error(404, "no such page or API call: %s" % request.url.path)
+        return _error(exc.status_code, exc.detail)
+
+    from starlette.exceptions import HTTPException
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_routed})

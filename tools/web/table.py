@@ -173,9 +173,12 @@ class Table:
             raise TableError(403, "this is not the link to this game's seats (the page that set the game up has it)")
 
     def links(self) -> list[dict]:
-        """Every human seat's link (every seat's, for a replay), for whoever set the game up."""
+        """Every human seat's link, for whoever set the game up.  Every seat's for a replay, and
+        for a game of bots only: nobody plays it, so its seats are there to watch it through (a
+        seat's page makes the bots move; with no link, nothing would)."""
+        watched = self.replay or "human" not in self.agents
         return [{"seat": i, "name": "Player %d" % (i + 1), "agent": a, "url": "/t/%s/%s" % (self.gid, self.tokens[i])}
-                for i, a in enumerate(self.agents) if a == "human" or self.replay]
+                for i, a in enumerate(self.agents) if a == "human" or watched]
 
     def is_bot(self, seat: int) -> bool:
         return self.agents[seat] in BOT_AGENTS
@@ -214,7 +217,7 @@ class Table:
         if g.finished:
             raise TableError(409, "the game is over")
         if expected is not None and expected != len(self.decisions):
-            raise TableError(409, "stale page: decision %d was already made (now at %d); reload"
+            raise TableError(409, "stale page: it has seen %d decisions, the game is at %d; reload"
                              % (expected, len(self.decisions)))
         if g.current_player() != seat:
             raise TableError(409, "it is not your decision (%s is to decide)" % seat_name(g.current_player(), g.s.humans))
@@ -240,7 +243,7 @@ class Table:
 
     def why_not(self, seat: int, option: str) -> str:
         g = self.game
-        if g.current_player() != seat or self.replay or g.finished:
+        if g.current_player() != seat or self.replay or g.finished or self.is_bot(seat):
             raise TableError(409, "you have no decision to make now")
         if not option.strip():
             raise TableError(400, "ask about an option: its id, as on a button's tooltip (%s)"
@@ -297,7 +300,7 @@ class Table:
             g = Game.new(load_rules(self.ruleset, self.variant), players=self.players, seed=self.seed)
             for d in self.decisions[:max(0, at)]:
                 g.apply(d.option)
-        mine = g.current_player() == seat and not self.replay and at is None
+        mine = g.current_player() == seat and not self.replay and at is None and not self.is_bot(seat)
         view = board_view(g.rs.decls, g.observation(seat), g.prompt() if mine else "",
                           g.legal_options() if mine else [], g.s.humans)
         if not mine and g.current_player() is not None:
@@ -318,5 +321,6 @@ class Table:
         return {"gid": self.gid, "seat": seat, "agents": self.agents, "decisions": total,
                 "at": total if at is None else at, "finished": g.finished, "replay": self.replay,
                 "bot_to_move": bool(to_move is not None and not g.finished and self.is_bot(to_move) and not self.replay),
-                "your_turn": bool(to_move == seat and not self.replay and not g.finished and at is None),
+                "your_turn": bool(to_move == seat and not self.replay and not g.finished and at is None
+                                  and not self.is_bot(seat)),
                 "result": result, "view": view, "log": self.log_for(seat)}

@@ -344,24 +344,36 @@ const Provost = (() => {
       const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
       $("variant").replaceChildren(el("option", {value: ""}, "(none)"), ...r.variants.map((v) => el("option", {value: v.name}, v.title)));
       if (d.variant && r.variants.some((v) => v.name === d.variant)) $("variant").value = d.variant;
-      $("players").min = r.players[0]; $("players").max = r.players[1];
       $("players").value = d.players && d.ruleset === r.ruleset ? d.players : Math.max(r.players[0], Math.min(4, r.players[1]));
-      $("description").textContent = r.description || "";
+      counts();
+    }
+    // the counts the chosen rules are played for: a variant's own (Ys's 2-player variants: 2), the
+    // count asked for kept when it is one of them
+    function counts() {
+      const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
+      const v = r.variants.find((x) => x.name === $("variant").value);
+      const [lo, hi] = (v && v.players) || r.players;
+      $("players").min = lo; $("players").max = hi;
+      const n = Number($("players").value);
+      if (!(n >= lo && n <= hi)) $("players").value = Math.max(lo, Math.min(4, hi));
+      $("description").textContent = (v && v.description) || r.description || "";
       seats();
     }
     function seats() {
       const n = Number($("players").value) || 1;
       const box = $("seats");
+      const chosen = [...box.querySelectorAll(".seatkind")].map((s) => s.value);   // kept: a new count keeps the seats chosen
       box.replaceChildren(el("legend", {}, "Seats"));
       for (let i = 0; i < n; i++) {
-        const dflt = (d.agents && d.agents.length) ? d.agents[Math.min(i, d.agents.length - 1)] : (i === 0 ? "human" : "greedy");
+        const dflt = i < chosen.length ? chosen[i] :
+          (d.agents && d.agents.length) ? d.agents[Math.min(i, d.agents.length - 1)] : (i === 0 ? "human" : "greedy");
         box.append(el("label", {}, `Player ${i + 1} `, el("select", {name: `seat${i}`, class: "seatkind"},
           info.agents.map((a) => el("option", {value: a, selected: a === dflt}, a)))));
       }
     }
     $("ruleset").addEventListener("change", pick);
     $("players").addEventListener("change", seats);
-    $("variant").addEventListener("change", () => {});
+    $("variant").addEventListener("change", counts);
     pick();
     $("form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -372,9 +384,9 @@ const Provost = (() => {
           body: JSON.stringify({ruleset: $("ruleset").value, variant: $("variant").value || null,
                                 players: Number($("players").value), seed: $("seed").value.trim() || null, agents})});
         if (g.seats.length === 1) location.href = g.seats[0].url;
-        else if (g.seats.length === 0) location.href = g.game;
         else {
-          $("links").replaceChildren(el("p", {}, "One link per seat (open each in its own window):"),
+          $("links").replaceChildren(el("p", {}, agents.includes("human") ? "One link per seat (open each in its own window):" :
+              "Bots only: watch the game through any seat's eyes (each link shows what that seat sees):"),
             el("ul", {}, g.seats.map((s) => el("li", {}, el("a", {href: s.url, class: "seatlink", target: "_blank"}, s.name)))));
         }
       } catch (e) { $("error").textContent = e.message; }
