@@ -396,6 +396,21 @@ def test_why_not_names_players_as_the_board_does(offered, tmp_path):
     assert "Player 1 already has a worker on Stables" in why and "player 0" not in why
 
 
+def test_answers_name_the_rule_files_not_where_the_server_keeps_them(offered, tmp_path):
+    """An option of another decision is explained with the rule's place: 'ys.rules:321:17', not
+    the server's folders."""
+    from provost.dsl.loader import shipped_dir
+
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=1)
+    url = api(g["seats"][0]["url"])
+    state = _my_turn(c, url)
+    why = c.get(url + "/why", params={"option": "place:1"}).json()["why"]
+    move = c.post(url + "/move", json={"option": "place:1", "n": state["decisions"]}).json()["error"]
+    for text in (why, move):
+        assert "ys.rules:" in text and shipped_dir() not in text and "/" not in text.split("ys.rules:")[0][-20:]
+
+
 def test_the_first_player_is_named_as_players_are(offered, tmp_path):
     """Caylus 1303's first player (a counter holding a seat) is shown by the player's name, the
     one that opens the turn order, not as a seat number counted from 0."""

@@ -251,11 +251,17 @@ class Table:
         return self._explain(option)
 
     def _explain(self, option: str) -> str:
-        """Why ``option`` is not legal, the seats named as the board names them."""
+        """Why ``option`` is not legal, the seats named as the board names them, and the rules'
+        files by their names: where the server keeps them is nobody's business on the page."""
         from provost.interpreter.explain import explain
 
-        humans = self.game.s.humans
-        return explain(self.game, option, lambda p: seat_name(p, humans))
+        g = self.game
+        humans = g.s.humans
+        text = explain(g, option, lambda p: seat_name(p, humans))
+        for path in sorted(set(g.rs.files) | set(g.rs.chain), key=len, reverse=True):
+            if os.path.isabs(path):
+                text = text.replace(path, os.path.basename(path))
+        return text
 
     # ------------------------------------------------------------ the game log
     def game_log(self) -> str:
