@@ -402,4 +402,5 @@ def test_a_game_of_bots_only_is_watched_to_its_end(browser, server):
     page.wait_for_selector("#result", timeout=120000)
     assert page.locator("button.opt").count() == 0
     assert page.locator(".panel.you").get_attribute("data-seat") == "1"
+    assert page.locator("header .who").inner_text() == "Watching: Player 2"     # not "You": a bot plays it
     page.close()

@@ -189,12 +189,14 @@ const Provost = (() => {
           part.items.length ? part.items.map((it) => el("span", {class: "card"}, it)) : el("i", {}, "empty"))));
   }
 
-  function header(view, extra) {
+  // watching: the seat is a bot's, seen through its eyes (a game of bots only)
+  function header(view, extra, watching) {
     const who = view.waiting_for !== undefined && view.waiting_for !== null ? (view.players[view.waiting_for] || "Neutral player") : null;
     return el("header", {},
       el("h1", {}, view.title),
       el("span", {class: "where"}, `Round ${view.round} — ${view.phase_title}`),
-      view.seat !== null && view.seat !== undefined ? el("span", {class: "who", style: `color:${color(view.seat)}`}, `You: ${view.players[view.seat] || "Neutral"}`) : null,
+      view.seat !== null && view.seat !== undefined ? el("span", {class: "who", style: `color:${color(view.seat)}`},
+        `${watching ? "Watching" : "You"}: ${view.players[view.seat] || "Neutral"}`) : null,
       who ? el("span", {class: "wait"}, `${who} to decide${view.waiting_prompt ? ": " + view.waiting_prompt : ""}`) : null,
       extra || null);
   }
@@ -276,7 +278,7 @@ const Provost = (() => {
           state.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
           state.result.winners.map((w) => v.players[w]).join(", ")) :
         state.replay ? el("span", {class: "wait"}, "Replay") : null;
-      app.append(header(v, status));
+      app.append(header(v, status, state.agents[state.seat] !== "human"));
       const side = el("aside", {});
       // the decision
       const dec = el("section", {class: "decision", id: "decision"});
