@@ -178,6 +178,22 @@ def test_a_lower_temperature_aims_the_targets_at_greedys_best_option():
     assert abs(warm[0] / warm[1] - math.e) < 1e-9 and abs(cool[0] / cool[1] - math.e ** 2) < 1e-9
 
 
+def test_train_refuses_an_output_it_cannot_write_before_training(tmp_path, capsys, monkeypatch):
+    from provost.interpreter.agents import policy
+
+    monkeypatch.setattr(policy, "train", lambda *a, **k: pytest.fail("trained before checking -o"))
+    code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "2",
+                             "-o", str(tmp_path / "nodir" / "w.json"))
+    assert code == 2 and "cannot write" in err and not (tmp_path / "nodir").exists()
+
+
+def test_train_makes_the_data_folder_it_writes_to_by_default(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PROVOST_POLICY_DIR", str(tmp_path / "new" / "policies"))
+    code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "2", "--seed", "7")
+    assert code == 0, err
+    assert (tmp_path / "new" / "policies" / "caylus-3p.json").exists()
+
+
 def test_train_records_its_temperature(tmp_path, capsys):
     out_file = tmp_path / "w.json"
     code, out, err = run_cli(capsys, "train", "caylus", "--players", "3", "--games", "2", "--seed", "7",

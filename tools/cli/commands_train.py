@@ -18,7 +18,7 @@ import os
 import time
 
 from provost.dsl.diagnostics import UsageError, printable
-from provost.tools.cli.failures import cannot_write, check_seed_span
+from provost.tools.cli.failures import cannot_write, check_seed_span, check_writable
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -33,10 +33,16 @@ def run_train(args: argparse.Namespace) -> int:
         if base is None:
             raise UsageError("no user data directory: give -o FILE")
         out = str(base / model_name(spec.rules.name, spec.rules.variant, spec.players))
+        try:
+            os.makedirs(os.path.dirname(out), exist_ok=True)     # the data folder's, made on first use
+        except OSError as e:
+            raise cannot_write(out, e) from None
+    # Before minutes of training, not after: a FILE in a folder that does not exist is refused, as
+    # by the other commands' -o, --plot and --report.
+    check_writable(out)
     start = time.perf_counter()
     model = train(spec.rules, spec.players, args.games, args.seed, args.jobs, temperature=args.temperature)
     try:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         with open(out, "w", encoding="utf-8") as f:
             json.dump(model, f, indent=0, sort_keys=True)
             f.write("\n")
