@@ -426,8 +426,10 @@ def _obs_key(game, seat: int) -> str:
     return json.dumps(obs, sort_keys=True, default=str)
 
 
-def who_sees(game, player: int, option: str) -> list[int]:
-    """The seats that may know ``player`` chose ``option`` at the decision ``game`` is asking now.
+def who_sees(game, player: int, option: str, watcher: bool = False) -> list[int]:
+    """The seats that may know ``player`` chose ``option`` at the decision ``game`` is asking now;
+    ``watcher``: and the seat after the last (``game.s.players``), whose observation is the public
+    one, if a spectator may know it.
 
     A seat may know it when its observation after the decision, or the prompt that follows it,
     tells that option apart from every other option ``player`` had (tried on clones; the game
@@ -438,7 +440,7 @@ def who_sees(game, player: int, option: str) -> list[int]:
     judged in the worlds each seat holds possible (``determinize``) where the decider had a
     choice: told alike whether it was forced or not, the seat learns nothing from the log of it.
     """
-    everyone = list(range(game.s.players))
+    everyone = list(range(game.s.players + (1 if watcher else 0)))
     if not has_hidden(game.prog):
         return everyone
     options = game.legal_options()

@@ -511,3 +511,31 @@ def test_each_variant_is_offered_with_the_counts_it_is_played_for(offered):
     assert counts[("ys", "three_players_short")] == [3, 3]
     assert counts[("ys", "kings_favor")] == [3, 4]
     assert counts[("caylus", "two_players")] == [2, 2] and counts[("caylus", "first_edition")] == [2, 5]
+
+
+def test_the_spectators_link_shows_what_every_seat_sees_and_nothing_more(offered, tmp_path):
+    """The spectators' link: the public view (the engine's observation of the seat after the last),
+    no decision, and in its log only moves that every seat's log names."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human", "random"], seed=3)
+    watch, seats = api(g["watch"]), [api(s["url"]) for s in g["seats"]]
+    assert g["watch"] in c.get(g["game"]).text                       # on the page of every seat's link
+    _my_turn(c, seats[0], lambda state: state["decisions"] >= 40)    # past the secret bids, into placing
+    state = c.get(watch).json()
+    assert state["spectator"] and state["seat"] == 4 and not state["your_turn"]
+    assert state["view"]["options"] == [] and state["decisions"] >= 40
+    logs = [c.get(url).json()["log"] for url in seats]
+    for i, line in enumerate(state["log"]):
+        if line["option"] is not None:                # the spectator may know it: so may every seat
+            assert all(log[i]["option"] == line["option"] for log in logs), line
+    assert any(line["option"] is None for line in state["log"])      # the secret bids are not named
+    assert any(line["option"] is not None for line in state["log"])
+    # Each seat sees the brokers behind its own screen; the spectators see none of them.
+    def screen(view, seat):
+        return [pc.get("value") for p in view["panels"] if p["seat"] == seat
+                for grp in p["pieces"] if grp["place"] == "screen" for pc in grp["pieces"]]
+    assert all(v is not None for v in screen(c.get(seats[0]).json()["view"], 0))
+    assert all(screen(state["view"], p) and set(screen(state["view"], p)) == {None} for p in range(4))
+    r = c.post(watch + "/move", json={"option": "pass", "n": state["decisions"]})
+    assert r.status_code == 409
+    assert c.get(watch + "/why", params={"option": "pass"}).status_code == 409

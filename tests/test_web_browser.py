@@ -157,6 +157,17 @@ def test_the_new_game_page_offers_each_games_variants_and_counts(browser, server
     page.close()
 
 
+def test_the_spectators_page_watches_without_a_seat(browser, server):
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "ys", "players": 4, "agents": ["human", "random"], "seed": 2})
+    page = browser.new_page()
+    page.goto(base + g["watch"] + "?speed=0")
+    page.wait_for_selector("header .who")
+    assert page.locator("header .who").inner_text() == "Watching: what every seat sees"
+    assert page.locator("button.opt").count() == 0 and page.locator(".panel.you").count() == 0
+    page.close()
+
+
 def test_the_provost_and_the_road_are_on_the_board(browser, server):
     base, _ = server
     g = _post(base + "/api/games", {"ruleset": "caylus", "players": 3, "agents": ["human", "random"], "seed": 1})

@@ -169,6 +169,7 @@ def run_serve(args) -> int:
         for i, link in seats:
             print("  Player %d: %s%s" % (i + 1, url.rstrip("/"), link), file=sys.stderr)
         print("  every seat's link: %s/game/%s/%s" % (url.rstrip("/"), started.gid, started.host), file=sys.stderr)
+        print("  spectators (what every seat sees): %s%s" % (url.rstrip("/"), started.watch_link()), file=sys.stderr)
         if seats:
             url = url.rstrip("/") + seats[0][1]
     if not args.no_browser:

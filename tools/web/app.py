@@ -162,12 +162,14 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             if problem:
                 raise TableError(400, problem)
         t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
-        return JSONResponse({"gid": t.gid, "seats": t.links(), "game": "/game/%s/%s" % (t.gid, t.host)})
+        return JSONResponse({"gid": t.gid, "seats": t.links(), "watch": t.watch_link(),
+                             "game": "/game/%s/%s" % (t.gid, t.host)})
 
     async def game_page(request: Request):
         t = tables.get(request.path_params["gid"])
         t.check_host(request.path_params["key"])
         rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in t.links())
+        rows += '<li><a href="%s" id="watchlink">Spectators</a> (what every seat sees)</li>' % t.watch_link()
         return HTMLResponse(static_text("links.html").replace("{{rows}}", rows))
 
     async def table_page(request: Request):

@@ -63,6 +63,9 @@ class Table:
     #: The key of the page listing every seat's link, given to whoever set the game up only: a
     #: seat's own link holds the game's id, so the id alone must not open the other seats.
     host: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    #: The token of the spectators' link: the board as nobody playing sees it (every seat's
+    #: public view), and the moves the log may show to anyone.
+    watch: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     game: object = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _bots: dict = field(default_factory=dict)
@@ -131,6 +134,8 @@ class Table:
                 replay=d.get("replay", False), save_dir=save_dir)
         if isinstance(d.get("host"), str):
             t.host = d["host"]          # (a save from before host keys gets a new one nobody holds)
+        if isinstance(d.get("watch"), str):
+            t.watch = d["watch"]        # (and one from before spectators' links a new one)
         t._play_through(d["decisions"])
         return t
 
@@ -145,7 +150,7 @@ class Table:
     # ------------------------------------------------------------ saving
     def as_dict(self) -> dict:
         return {"gid": self.gid, "ruleset": self.ruleset, "variant": self.variant, "players": self.players,
-                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "host": self.host, "replay": self.replay,
+                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "host": self.host, "watch": self.watch, "replay": self.replay,
                 "decisions": [d.option for d in self.decisions]}
 
     def save(self) -> None:
@@ -163,10 +168,22 @@ class Table:
 
     # ------------------------------------------------------------ seats
     def seat_of(self, token: str) -> int:
+        """The seat a link's token opens; the spectators' link opens ``spectator``."""
         for i, t in enumerate(self.tokens):
             if secrets.compare_digest(t, token):
                 return i
+        if secrets.compare_digest(self.watch, token):
+            return self.spectator
         raise TableError(403, "this link's token is not a seat of this game (stale or mistyped link)")
+
+    @property
+    def spectator(self) -> int:
+        """The seat after the last (neutral seats included): the engine's observation of it is
+        what every seat may see, and nothing more."""
+        return self.game.s.players
+
+    def watch_link(self) -> str:
+        return "/t/%s/%s" % (self.gid, self.watch)
 
     def check_host(self, key: str) -> None:
         if not secrets.compare_digest(self.host, key):
@@ -181,7 +198,7 @@ class Table:
                 for i, a in enumerate(self.agents) if a == "human" or watched]
 
     def is_bot(self, seat: int) -> bool:
-        return self.agents[seat] in BOT_AGENTS
+        return seat < len(self.agents) and self.agents[seat] in BOT_AGENTS
 
     def _bot(self, seat: int):
         from provost.interpreter.agents import make_agent
@@ -194,7 +211,7 @@ class Table:
     def _apply(self, option: str) -> None:
         g = self.game
         player, prompt, rnd, phase = g.current_player(), g.prompt(), g.s.round, g.s.phase
-        seen_by = who_sees(g, player, option)
+        seen_by = who_sees(g, player, option, watcher=True)
         labels = self._labels(option, seen_by)
         g.apply(option)
         self.decisions.append(Decision(player, option, prompt, rnd, phase, seen_by, labels))
@@ -324,7 +341,8 @@ class Table:
             r = g.result()
             result = {"scores": r.get("scores"), "winners": r.get("winners")}
         to_move = g.current_player()
-        return {"gid": self.gid, "seat": seat, "agents": self.agents, "decisions": total,
+        return {"gid": self.gid, "seat": seat, "spectator": seat == self.spectator, "agents": self.agents,
+                "decisions": total,
                 "at": total if at is None else at, "finished": g.finished, "replay": self.replay,
                 "bot_to_move": bool(to_move is not None and not g.finished and self.is_bot(to_move) and not self.replay),
                 "your_turn": bool(to_move == seat and not self.replay and not g.finished and at is None

@@ -189,12 +189,14 @@ const Provost = (() => {
           part.items.length ? part.items.map((it) => el("span", {class: "card"}, it)) : el("i", {}, "empty"))));
   }
 
-  // watching: the seat is a bot's, seen through its eyes (a game of bots only)
+  // watching: the seat is a bot's, seen through its eyes (a game of bots only), or "public":
+  // the spectators' link, the board as every seat may see it
   function header(view, extra, watching) {
     const who = view.waiting_for !== undefined && view.waiting_for !== null ? (view.players[view.waiting_for] || "Neutral player") : null;
     return el("header", {},
       el("h1", {}, view.title),
       el("span", {class: "where"}, `Round ${view.round} — ${view.phase_title}`),
+      watching === "public" ? el("span", {class: "who"}, "Watching: what every seat sees") :
       view.seat !== null && view.seat !== undefined ? el("span", {class: "who", style: `color:${color(view.seat)}`},
         `${watching ? "Watching" : "You"}: ${view.players[view.seat] || "Neutral"}`) : null,
       who ? el("span", {class: "wait"}, `${who} to decide${view.waiting_prompt ? ": " + view.waiting_prompt : ""}`) : null,
@@ -278,7 +280,7 @@ const Provost = (() => {
           state.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
           state.result.winners.map((w) => v.players[w]).join(", ")) :
         state.replay ? el("span", {class: "wait"}, "Replay") : null;
-      app.append(header(v, status, state.agents[state.seat] !== "human"));
+      app.append(header(v, status, state.spectator ? "public" : state.agents[state.seat] !== "human"));
       const side = el("aside", {});
       // the decision
       const dec = el("section", {class: "decision", id: "decision"});
