@@ -263,6 +263,13 @@ class Builder:
         rows = self.family_values(fam["values"])
         if rows is None:
             return []
+        if type(rows) is list and not rows:
+            # A family that declares nothing is a slip (a range written backwards, 4..1), and every
+            # use of what it was meant to declare would be reported as unknown, far from here.
+            e = fam["values"]
+            self.error(e["pos"], "D009", "the family's values are empty, so it declares nothing%s" % (
+                "; a range counts up: write %d..%d" % (e["hi"]["v"], e["lo"]["v"]) if e["e"] == "range" else ""))
+            return []
         out = []
         for row in rows:
             if self.generated >= MAX_FAMILY:
