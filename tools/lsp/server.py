@@ -12,6 +12,7 @@ its bases and its ``with`` variants; formatting is `provost fmt`'s.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 import sys
@@ -87,10 +88,24 @@ def _units(text: str) -> int:
 
 
 def _line_of(path: str, texts: dict[str, str], line: int) -> str:
+    # Asked for every position sent (each diagnostic, each reference): the lines are split once
+    # per text, and a file not open is read once per change on disk, not once per position.
     try:
-        return A._text_of(path, texts).split("\n")[line]
+        text = texts[path] if path in texts else _file_text(path, os.stat(path).st_mtime_ns)
+        return _rows(text)[line]
     except (OSError, IndexError, UnicodeDecodeError):
         return ""
+
+
+@functools.lru_cache(maxsize=16)
+def _rows(text: str) -> tuple[str, ...]:
+    return tuple(text.split("\n"))
+
+
+@functools.lru_cache(maxsize=16)
+def _file_text(path: str, mtime_ns: int) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def _column_in(path: str, texts: dict[str, str], position: T.Position) -> int:
