@@ -150,6 +150,28 @@ class Ruleset:
     # The variants as a save or a log names them to load them again, when a variant file was named
     # by a path: that path made absolute (``variant`` is the variants' declared names, for people).
     variant_source: str | None = None
+    _layout_free: str | None = field(default=None, init=False, repr=False, compare=False)
+
+    def names_user_files(self) -> bool:
+        """Whether these rules were named by a path (the game's file or a variant file): files the
+        user edits, unlike a shipped ruleset named by its name."""
+        return self.source_path is not None or self.variant_source is not None
+
+    def digest_without_positions(self) -> str:
+        """The digest of the rules with their places in the files left out.  `provost fmt`, a
+        comment or a blank line moves the positions, and so changes ``digest``, but not this: a
+        save or a log of a user's rule file carries it too, so that it still resumes after the
+        file was only laid out again (``Game.from_json``, ``gamelog.rules_for_header``)."""
+        if self._layout_free is None:
+            from .compose import without_positions
+            self._layout_free = digest_of([without_positions(d) for d in self.decls])
+        return self._layout_free
+
+    def matches_digests(self, digest: str, without_positions: str | None) -> bool:
+        """Whether a save's or a log's digests name these rules: the same ``digest``, or, when it
+        carries one, the same digest without positions (the same rules laid out again)."""
+        return digest == self.digest or (without_positions is not None
+                                         and without_positions == self.digest_without_positions())
 
     def by_kind(self, kind: str) -> list[dict]:
         return [d for d in self.decls if d["kind"] == kind]

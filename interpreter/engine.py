@@ -59,6 +59,9 @@ provost version) is reported at `<save>`.
     g2 = Game.from_json(saved)        # farm.rules was edited after the game was saved
     /home/ann/farm.rules:1:1: error: the rule file changed since the game was saved (digest 976cdefd72d50fce, now 3377f071bca1b13f) [E002]
 
+Only positions moved (`provost fmt`, a comment, blank lines) is not a change: a save of rules
+named by a path also carries their digest without positions, and resumes when that one matches.
+
 Fix: resume with the rules the game was played with (`git stash` the edit, or install the
 provost version that saved it), finish the game, then change the rules; a new game uses them.""")
 explain("E003", """
@@ -360,6 +363,9 @@ class Game(GameFields):
                  "digest": self.rs.digest, "seed": self.seed, "state": self.s.to_dict(self.prog.saved_data)}
         if self.rs.source_path:
             saved["path"] = self.rs.source_path    # rules from a file: resume from that file
+        if self.rs.names_user_files():
+            # The user's files may be laid out again (fmt, a comment) before the game resumes.
+            saved["digest_without_positions"] = self.rs.digest_without_positions()
         return json.dumps(saved, separators=(",", ":"))
 
     @classmethod
@@ -373,7 +379,7 @@ class Game(GameFields):
         path = d.get("path")
         if rs is None:
             rs = savefile.rules_of(d, load_checked)
-        if rs.digest != d["digest"]:
+        if not rs.matches_digests(d["digest"], d.get("digest_without_positions")):
             what = "the rule file changed since the game was saved" if path else \
                 "the saved game was played with other rules"
             raise RulesError([Diagnostic(path or "<save>", 1, 1, "error", "E002", "%s (digest %s, now %s)"

@@ -16,7 +16,8 @@ rules' third player), and ``winners`` deciding seats only: neutral players
 score but never win (``Game.result``).  ``source`` says how the rules were named when the
 game was played (a shipped name or a path, and the ``--variant`` given, a variant file
 by its absolute path), so a replay loads the same files; ``ruleset_hash`` (the ruleset's digest) proves they
-still hold the same rules.
+still hold the same rules.  Rules named by a path also give ``ruleset_hash_without_positions``: files
+only laid out again since (`provost fmt`, a comment) still replay.
 
 ``replay(path)`` re-executes a log and returns ``(ok, message, game)``; it
 never raises for a bad log -- bad JSON, a missing field, a truncated file, an
@@ -64,7 +65,9 @@ explain("R003", """
 A log's header holds the hash of the rules the game was played with, and names them (a shipped
 ruleset, or a rule file by its absolute path).  Those rules changed since, or cannot be loaded,
 so a replay would test the log against other rules: its decisions could be illegal now, or its
-result different, and neither would mean anything.
+result different, and neither would mean anything.  A file only laid out again (`provost fmt`, a
+comment, blank lines) is not a change: the header of rules named by a path also holds their hash
+without positions, and the log replays when that one matches.
 
     provost replay farm.jsonl         # farm.rules was edited after the game
     farm.jsonl:1:1: error: the rules changed since the game was played: ruleset hash 976cdefd72d50fce in the log, 4233358b8d34062c now [R003]
@@ -117,10 +120,14 @@ class GameLogWriter:
 
 def header_record(game, agents, source, engine_version) -> dict:
     rs = game.rs
-    return {"type": "header", "log_format": LOG_FORMAT, "ruleset": rs.name, "variant": rs.variant,
-            "players": game.s.humans, "seed": game.seed, "ruleset_hash": rs.digest,
-            "engine": engine_version, "agents": list(agents),
-            "source": source or {"ruleset": rs.name, "variant": rs.variant_source or rs.variant}}
+    header = {"type": "header", "log_format": LOG_FORMAT, "ruleset": rs.name, "variant": rs.variant,
+              "players": game.s.humans, "seed": game.seed, "ruleset_hash": rs.digest,
+              "engine": engine_version, "agents": list(agents),
+              "source": source or {"ruleset": rs.name, "variant": rs.variant_source or rs.variant}}
+    if rs.names_user_files():
+        # The user's files may be laid out again (fmt, a comment) before the log is replayed.
+        header["ruleset_hash_without_positions"] = rs.digest_without_positions()
+    return header
 
 
 def result_record(game) -> dict:
@@ -269,12 +276,14 @@ def _said(e: RulesError) -> str:
 def rules_for_header(header: dict, line: int, rs=None):
     """The rules a log's header names (or ``rs``), refused unless their digest is the header's."""
     digest = _field(header, "ruleset_hash", str, line, "the header")
+    without_positions = (_field(header, "ruleset_hash_without_positions", str, line, "the header")
+                         if "ruleset_hash_without_positions" in header else None)
     if rs is None:
         try:
             rs = _load_rules(header)
         except RulesError as e:
             raise _Diverged(line, "cannot load the rules the log names: %s" % _said(e), "R003") from None
-    if rs.digest != digest:
+    if not rs.matches_digests(digest, without_positions):
         raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
                         % (digest, rs.digest), "R003")
     return rs
