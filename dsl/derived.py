@@ -1,4 +1,5 @@
-"""Results derived from rule files, kept in the user's cache by content (`usercache`).
+"""Results derived from rule files, kept in the user's cache by content (`usercache`); those of the
+shipped rules are also installed with provost (`prebuilt`).
 
 Parsing caylus.rules takes about 0.1 s and checking it another 0.1 s; reading both back from a
 JSON file takes a few milliseconds.  A result is keyed by a digest of everything it depends on:
@@ -17,7 +18,7 @@ import json
 import os
 import sys
 
-from . import usercache
+from . import prebuilt, usercache
 from .diagnostics import Diagnostic
 
 
@@ -50,7 +51,7 @@ def _name(kind: str, *parts: str) -> str:
 
 def parsed_ir(text: str) -> dict | None:
     """The IR of rule-file TEXT parsed cleanly before, or None."""
-    doc = usercache.read_json(_name("ir", text))
+    doc = prebuilt.read_json(_name("ir", text))
     return doc if isinstance(doc, dict) and isinstance(doc.get("decls"), list) else None
 
 
@@ -70,7 +71,7 @@ def _resolved_key(rs, decl_texts: list[str]) -> str:
 def checked(rs, decl_texts: list[str]) -> list[Diagnostic] | None:
     """The diagnostics the checks gave these resolved rules before, or None.  ``decl_texts``:
     the declarations as ``loader.decl_texts`` encodes them."""
-    doc = usercache.read_json(_name("checks", _resolved_key(rs, decl_texts)))
+    doc = prebuilt.read_json(_name("checks", _resolved_key(rs, decl_texts)))
     if not isinstance(doc, list):
         return None
     try:
@@ -87,7 +88,7 @@ def keep_checked(rs, decl_texts: list[str], diags: list[Diagnostic]) -> None:
 def shipped_listing(state: str):
     """The listing of shipped games (``loader.list_shipped``) made before from files of this
     digest, or None."""
-    return usercache.read_json(_name("shipped", state))
+    return prebuilt.read_json(_name("shipped", state))
 
 
 def keep_shipped_listing(state: str, games: list) -> None:

@@ -326,7 +326,8 @@ def shipped_dir() -> str:
     return os.path.abspath(next(iter(provost.rulesets.__path__)))
 
 
-def _shipped_files() -> list[str]:
+def shipped_files() -> list[str]:
+    """Every shipped rule file (examples included), as `provost check rulesets/` finds them."""
     root = shipped_dir()
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -442,7 +443,7 @@ def _listed_variants(game_path: str) -> list[dict] | None:
     target = os.path.abspath(game_path)
     if os.path.dirname(target) != shipped_dir():          # already absolute
         return None
-    files = _shipped_files()
+    files = shipped_files()
     for g in _kept_listing(files, _files_state(files)) or ():
         if os.path.abspath(g["path"]) == target:
             return g["variants"]
@@ -453,7 +454,7 @@ def list_shipped() -> list[dict]:
     """The shipped games and their variants.  Finding each variant's game reads every file's
     head, so the listing is kept, by the files' contents, in the process and in the user's
     cache (a command asks several times: resolving a name, checking a player count)."""
-    files = _shipped_files()
+    files = shipped_files()
     state = _files_state(files)
     games = _kept_listing(files, state)
     if games is None:
@@ -575,7 +576,7 @@ def variants_of(game_path: str) -> list[dict]:
         beside = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".rules"))
     except OSError:
         beside = []
-    shipped = [f for f in _shipped_files() if os.sep + "examples" + os.sep not in f]
+    shipped = [f for f in shipped_files() if os.sep + "examples" + os.sep not in f]
     out, seen = [], set()
     for f in beside + shipped:
         head = _head_of(f)
@@ -651,7 +652,7 @@ def _base_or_problem(ref: str, from_path: str) -> str | None:
                                    "folder or below it, and shipped rulesets"
                                    % (ref, "outside the variant's folder" if not inside else "not a rule file"))
             return c
-    shipped = _shipped_files()
+    shipped = shipped_files()
     for f in shipped:
         if os.path.basename(f) == ref + ".rules" and _head_of(f) is not None:
             return f
@@ -810,7 +811,7 @@ def _base_for(ref: str, path: str) -> tuple[str | None, str]:
 
 def _base_names(path: str, unlike: str = "") -> list[str]:
     """What a variant could have meant to extend: shipped rulesets and the rule files beside it."""
-    stems = {os.path.splitext(os.path.basename(f))[0] for f in _shipped_files()}
+    stems = {os.path.splitext(os.path.basename(f))[0] for f in shipped_files()}
     names = stems | {stem.rsplit(".", 1)[-1] for stem in stems}     # variants go by their own name
     try:
         folder = os.path.dirname(os.path.abspath(path))

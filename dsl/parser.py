@@ -18,7 +18,7 @@ from lark.lexer import TerminalDef
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from . import usercache
+from . import prebuilt, usercache
 from .diagnostics import SHOWN_SUFFIXES, Diagnostic, explain, register
 from .source import follow_indent
 
@@ -170,11 +170,11 @@ def _to_tables(parser: Lark) -> dict:
 @functools.cache
 def get_parser() -> Lark:
     """The rule-file parser.  Its LALR tables are cached as JSON in the user's cache directory
-    (``usercache``): building them takes about 0.1 s, reading them back a tenth of that; no
-    pickle is ever read."""
+    (``usercache``), and installed with provost (``prebuilt``): building them takes about 0.1 s,
+    reading them back a tenth of that; no pickle is ever read."""
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     key = _tables_key(grammar)
-    parser = _from_tables(usercache.read_json(key, object_pairs_hook=_int_keys))
+    parser = _from_tables(prebuilt.read_json(key, object_pairs_hook=_int_keys))
     if parser is None:
         parser = Lark(grammar, postlex=_RulesIndenter(), **_PARSER_OPTIONS)
         usercache.write_json(key, _to_tables(parser))

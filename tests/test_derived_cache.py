@@ -5,13 +5,15 @@ import os
 
 import pytest
 
-from provost.dsl import derived, loader
+from provost.dsl import derived, loader, prebuilt
 
 RULE_FILES = sorted(glob.glob(os.path.join(loader.shipped_dir(), "**", "*.rules"), recursive=True))
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
+    """The user's cache alone: the build's files of the shipped rules (test_prebuilt.py) set aside."""
+    monkeypatch.setattr(prebuilt, "_reading", False)
     monkeypatch.setenv("PROVOST_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PROVOST_NO_CACHE", raising=False)
     return tmp_path / "cache"

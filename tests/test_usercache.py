@@ -8,13 +8,15 @@ import pickle
 
 import pytest
 
-from provost.dsl import parser, usercache
+from provost.dsl import parser, prebuilt, usercache
 
 CAYLUS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rulesets", "caylus.rules")
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
+    """The user's cache alone: the build's grammar tables (test_prebuilt.py) set aside."""
+    monkeypatch.setattr(prebuilt, "_reading", False)
     d = tmp_path / "cache"
     monkeypatch.setenv(usercache.CACHE_ENV, str(d))
     monkeypatch.delenv(usercache.NO_CACHE_ENV, raising=False)
