@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import tempfile
-from unittest import mock
 
 from . import usercache
 from .switches import switch_on
@@ -61,6 +60,8 @@ def build(dest: str) -> int:
     files.  Run it in a fresh process: the loader keeps what it made in the process, and a
     result found there is not written again."""
     global _reading
+    from unittest import mock       # (here: importing it costs every command 27 ms, asyncio included)
+
     from . import loader
     _reading = False
     with tempfile.TemporaryDirectory(prefix="provost-prebuilt-") as scratch:

@@ -51,6 +51,22 @@ def test_a_fresh_install_checks_and_plays_shipped_rules_without_deriving_anythin
 
 
 @needs_build
+def test_a_fresh_check_imports_none_of_the_heavy_modules(tmp_path):
+    """Start-up is a goal of its own: with the build's files, checking a shipped ruleset in a
+    fresh process with an empty cache imports no parser, no graph or schema library, and nothing
+    a build step needs (unittest.mock alone pulls in asyncio: 27 ms)."""
+    heavy = ["lark", "networkx", "jsonschema", "unittest", "asyncio"]
+    code = ("import sys\nfrom provost.dsl.loader import check_file, load_checked\n"
+            "check_file(%r)\nload_checked('ys', None, 2)\n"
+            "print([m for m in %r if m in sys.modules])\n" % (CAYLUS, heavy))
+    env = dict(os.environ, PROVOST_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PROVOST_NO_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@needs_build
 def test_the_build_derives_the_same_files_again(tmp_path):
     dest = tmp_path / "prebuilt"
     script = "from provost.dsl.prebuilt import build; print(build(%r))" % str(dest)
