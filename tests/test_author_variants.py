@@ -143,3 +143,22 @@ def _powers_text(rs) -> str:
 
     table = next(d for d in rs.decls if d["kind"] == "table" and d["name"] == "powers")
     return "\n".join(Prose(rs.decls).entries(table["entries"]))
+
+
+# A variant with mistakes: the diff must not describe a change to a rule the base does not have.
+MISTAKEN = '''variant mistaken "Mistaken" extends caylus:
+    description "Typos."
+    replace let start_mony = {1: 5}
+    remove space joust_feld
+'''
+
+
+def test_diff_of_a_variant_with_errors_reports_them_instead_of_describing_them(capsys, tmp_path):
+    f = tmp_path / "caylus.mistaken.rules"
+    f.write_text(MISTAKEN, encoding="utf-8")
+    for argv in (("caylus", str(f)), (str(f), "caylus")):
+        code, out, err = run_cli(capsys, "diff", *argv)
+        assert code == 1, out
+        assert out == ""
+        assert "caylus.mistaken.rules:3:5: error: cannot replace let 'start_mony'" in err
+        assert "caylus.mistaken.rules:4:5: error: cannot remove space 'joust_feld'" in err

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from provost.dsl.diagnostics import RulesError
-from provost.dsl.loader import _resolve, load_composed, parse_file, resolve_path, shipped_game, variant_base
+from provost.dsl.loader import load, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
 from provost.dsl.variant_diff import compare, describe, same_rules
 
@@ -26,7 +26,7 @@ def _resolved(ruleset: str, players=None):
         if rs is None:
             raise _errors(diags)
         return rs
-    rs, diags = _resolve(resolve_path(ruleset))
+    rs, diags = load(resolve_path(ruleset))     # checked: rules with errors have no meaning to tell
     if rs is None:
         raise _errors(diags)
     return rs
