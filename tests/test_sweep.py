@@ -85,3 +85,13 @@ def test_the_baseline_plays_the_same_games_as_sim(capsys):
 def test_an_invalid_rule_after_the_change_is_a_usage_or_rules_error(capsys):
     code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "nope=1,2", "--games", "2")
     assert code == 2 and "no let" in err
+
+
+def test_a_value_the_checker_refuses_names_the_setting_that_gave_it(capsys):
+    # The error's position is the number the setting replaced in the rule file, whose line
+    # still shows the file's own value: the message says the value came from --set.
+    code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "start_money[4]=7,99999999999",
+                             "--games", "1", "--seed", "1")
+    assert code == 1 and out == ""
+    assert "caylus.rules:33:41: error: 99999999999 is too large" in err
+    assert "(with --set start_money[4]=99999999999) [R304]" in err

@@ -39,8 +39,9 @@ def run_sweep(args: argparse.Namespace) -> int:
     specs = []
     for setting in grid:
         rules, diags = with_settings(base.rules, setting)
-        if rules is None:
-            raise RulesError([d for d in diags if d.severity == "error"])
+        if rules is None:       # the file's line holds the number the setting replaced: say so
+            raise RulesError([dataclasses.replace(d, message="%s (with --set %s)" % (d.message, label(setting)))
+                              for d in diags if d.severity == "error"])
         specs.append(dataclasses.replace(base, rules=rules))
 
     records: list[dict[int, dict]] = [{} for _ in specs]
