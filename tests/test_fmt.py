@@ -128,6 +128,7 @@ def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tm
     bad.write_text(text)
     code, _, err = run_cli(capsys, "fmt", str(bad))
     assert code == 1 and "%s:2:15: error: " % bad in err and "[P101]" in err
+    assert '[P101]\n2 |     players 2 "oops\n  |' in err     # the source line, as check shows it
     assert bad.read_text() == text
 
 

@@ -107,6 +107,7 @@ def test_other_errors_stop_the_command(tmp_path, capsys):
     bad.write_text("game g:\n    score pp\nphase p:\n    gian 1 pp\n")
     code, out, err = run(capsys, str(bad))
     assert code == 1 and out == "" and "[A401]" in err
+    assert "[A401]\n4 |     gian 1 pp\n  |     ^^^^\n" in err      # the source line, as check shows it
 
 
 def test_dot_file(tmp_path, capsys):

@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 
-from provost.dsl.diagnostics import printable
+from provost.dsl.diagnostics import printable, render_text
 from provost.dsl.fmt import Unformattable, format_text
 from provost.dsl.parser import parse_text
 from provost.dsl.source import read_source
@@ -40,20 +40,20 @@ def run_fmt(args: argparse.Namespace) -> int:
     files, problems = collect_files(args.paths)
     failed = bool(problems)
     for d in problems:
-        print(d.format_text(), file=sys.stderr)
+        print(render_text(d), file=sys.stderr)
     changed = 0
     for path in (f for f in files if f.lower().endswith(".rules")):
         text, diags = read_source(path)
         if text is None:
             for d in diags:
-                print(d.format_text(), file=sys.stderr)
+                print(render_text(d), file=sys.stderr)
             failed = True
             continue
         _, syntax = parse_text(text, path)
         if syntax:
             # Not a rule file the grammar reads: the positioned diagnostics `check` gives.
             for d in syntax:
-                print(d.format_text(), file=sys.stderr)
+                print(render_text(d), file=sys.stderr)
             failed = True
             continue
         try:

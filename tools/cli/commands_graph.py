@@ -31,7 +31,7 @@ def build(ruleset, kind: str):
 
 def run_graph(args) -> int:
     from provost.dsl.checks import run_checks
-    from provost.dsl.diagnostics import sort_key
+    from provost.dsl.diagnostics import render_text, sort_key
     from provost.dsl.graph.dot import to_dot
     from provost.dsl.loader import _resolve, resolve_path
 
@@ -47,7 +47,7 @@ def run_graph(args) -> int:
         diags = diags + run_checks(rs)
     errors = sorted((d for d in diags if d.severity == "error"), key=sort_key)
     for d in errors:
-        print(d.format_text(), file=sys.stderr)
+        print(render_text(d), file=sys.stderr)
     if rs is None or any(not d.code.startswith("G") for d in errors):
         return 1
     # Only graph-check errors: draw the graph anyway (it shows them), and exit 1.
