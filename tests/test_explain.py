@@ -174,6 +174,20 @@ def test_explain_command_on_a_log(tmp_path, capsys):
     assert out["legal"] is False and out["decision"] == 1 and "not an option" in out["reason"]
 
 
+def test_explain_command_after_the_last_decision_of_a_finished_game(tmp_path, capsys):
+    # A finished game has no decision after its last one: no 'player None' with an empty prompt.
+    from provost.tools.cli import main
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "caylus", "--seed", "5", "--log", str(log), "--format", "json"]) == 0
+    import json
+    decisions = json.loads(capsys.readouterr().out)["decisions"]
+    assert main(["explain", str(log), "--at", str(decisions), "pass"]) == 0
+    assert "player None" not in capsys.readouterr().out
+    assert main(["explain", str(log), "--at", str(decisions + 1), "pass"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "the log has no decision %d (it has %d; the game is over)" % (decisions + 1, decisions) in err
+
+
 # ------------------------------------------------------------------ Caylus 1303
 def _c1303_at(prompt_start, seed=2):
     g = Game.new("caylus1303", players=4, seed=seed)

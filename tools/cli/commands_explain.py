@@ -38,8 +38,9 @@ def run_explain(args) -> int:
             _replay_decision(game, rec, line, IllegalOption)
     except _Diverged as d:
         raise _log_error(args.log, d.line, d.code, d.message) from None
-    if game.s.decisions + 1 != args.at:
-        raise UsageError("the log has no decision %d (it has %d)" % (args.at, game.s.decisions))
+    if game.s.decisions + 1 != args.at or game.finished:     # after the last one: no decision
+        raise UsageError("the log has no decision %d (it has %d%s)" % (
+            args.at, game.s.decisions, "; the game is over" if game.finished else ""))
     reason = explain(game, args.option)
     legal = args.option in game.legal_options()
     if args.format == "json":
