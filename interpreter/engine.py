@@ -11,6 +11,7 @@ from the rule file.
 from __future__ import annotations
 
 import json
+import operator
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, default_players, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
@@ -136,6 +137,18 @@ def _count_only(v):
     return len(v)
 
 
+
+def _checked_players(players) -> int:
+    """``players`` as an int (numpy's integers too), else a ValueError that says so, as a seed's is:
+    a count given as text or a float is the caller's mistake, not a fault inside the rules."""
+    try:
+        value = operator.index(players) if not isinstance(players, bool) else None
+    except TypeError:
+        value = None
+    if value is None:
+        raise ValueError("players is a whole number of players, not %r" % (players,))
+    return value
+
 class Game(GameFields):
     __slots__ = ()
 
@@ -154,6 +167,8 @@ class Game(GameFields):
         """A new game; ``seed`` a whole number from 0 to 2**64 - 1, or None: one is drawn from the
         operating system (``game.seed`` reports it)."""
         seed = rng.fresh_seed() if seed is None else rng.checked_seed(seed)
+        if players is not None:
+            players = _checked_players(players)
         if isinstance(rs, str):
             rs = load_checked(rs, variant, players)
         prog = program_for(rs)

@@ -337,3 +337,11 @@ def test_a_seed_outside_0_to_2_64_is_refused_not_aliased(rs, seed):
         Game.new(rs, players=4, seed=seed)
     top = Game.new(rs, players=4, seed=2 ** 64 - 1)
     assert Game.from_json(top.to_json()).to_json() == top.to_json()
+
+
+@pytest.mark.parametrize("players", ["4", 4.0, True, [4]])
+@pytest.mark.parametrize("by_name", [False, True])
+def test_a_player_count_that_is_not_a_whole_number_is_a_value_error(rs, players, by_name):
+    # Was a bare TypeError from inside the loader ('<=' not supported between 'int' and 'str').
+    with pytest.raises(ValueError, match="players is a whole number of players, not "):
+        Game.new("caylus" if by_name else rs, players=players, seed=1)
