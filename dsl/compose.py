@@ -212,6 +212,9 @@ def compose(ruleset: str, variant, players: int | None):
     if root is None:
         raise _unreadable(base_path)
     files = [_variant_file(root, name, ruleset, chain_of(base_path)) for name in split_variants(variant)]
+    problems = [d for f in files for d in _not_a_variant_of(f, root)]
+    if problems:
+        return None, problems
     if not _same(base_path, root) and any(_same(base_path, f) for f in files):
         # The variant file named as the ruleset is one of the variants, as a log or a save names
         # the rules it was loaded with (three_players+mine): it comes at its place among them.
@@ -257,6 +260,25 @@ def compose(ruleset: str, variant, players: int | None):
                 return None, diags
     rs.variant = SEPARATOR.join(names) if names else None
     return rs, diags
+
+
+def _not_a_variant_of(path: str, root: str) -> list[Diagnostic]:
+    """L006 when the file given as a variant is a game, or a variant of another game: its changes
+    name declarations of that game (a game's would be ignored, another game's applied to names
+    that mean other things here)."""
+    from .loader import _head_of, _root_file_of
+    head = _head_of(path) or {}
+    pos = head.get("pos") or [1, 1]
+    game = (_head_of(root) or {}).get("name")
+    if head.get("kind") == "game":
+        msg = "'%s' is a game, not a variant: a variant of %s says 'variant NAME extends %s'" % (path, game, game)
+    else:
+        other = _root_file_of(path)
+        theirs = (_head_of(other) or {}).get("name") if other else None
+        if theirs is None or theirs == game:
+            return []                               # the same game, or a base not found (L002 says so)
+        msg = "variant '%s' changes the game '%s', not '%s'" % (head.get("name"), theirs, game)
+    return [Diagnostic(path, pos[0], pos[1], "error", "L006", msg)]
 
 
 def apply_composed(rs, head: dict, path: str, where: str, own_bases: list) -> list[Diagnostic]:

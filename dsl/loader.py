@@ -24,7 +24,7 @@ register("L002", "error", "variant base cannot be found")
 register("L003", "error", "variants extend each other in a cycle")
 register("L004", "error", "a variant changes a definition that does not exist")
 register("L005", "error", "a ruleset file must hold one game or one variant")
-register("L006", "error", "a variant named after 'with' is not a variant of the same game")
+register("L006", "error", "a variant named after 'with' or given with --variant is not a variant of the same game")
 register("L009", "error", "a variant gives the rules for a player count its game does not allow")
 explain("L001", """
 A ruleset or a variant named by its name, not by a path, is none that provost knows.  A bare
@@ -104,7 +104,11 @@ there.
         resource gems                    # 'extends', variants after 'with'
 
 Fix: put the game after `extends` and only its variants after `with` (`variant v extends base
-with fast:`).""")
+with fast:`).
+
+The same holds for a file given with `--variant` (or `A+B`): `provost play ys --variant
+caylus.smithy.rules` is `variant 'smithy' changes the game 'caylus', not 'ys'` at the file's head,
+and a game file given there is `'mini.rules' is a game, not a variant`.""")
 explain("L009", """
 A variant that says `for_players N` is its game's rules for N players, but the rules it leaves
 are still for the game's own counts (the `players` of its `game` declaration): `--players N`

@@ -151,6 +151,25 @@ def test_a_variant_path_composes(tmp_path):
         load_checked("caylus", "two_players+" + str(mine))
 
 
+
+def test_a_variant_file_of_another_game_or_a_game_file_is_not_applied(tmp_path, capsys):
+    # Once: a Caylus variant given to Ys was applied to Ys's names (a screen of undefined
+    # 'stone', 'wood', ...), and a game file given as a variant was silently left out.
+    brewery = os.path.join(RULESETS, "examples", "caylus.brewery.rules")
+    game = tmp_path / "mini.rules"
+    game.write_text('game mini "Mini":\n    players 2..2\n    score vp\n    rounds p\n'
+                    'resource vp\nphase p:\n    nothing\n')
+    for argv, message in (
+            (["ys", "--variant", brewery], "%s:4:1: error: variant 'brewery' changes the game 'caylus', "
+                                           "not 'ys' [L006]" % brewery),
+            (["caylus1303", "--variant", "first_game+" + brewery], "changes the game 'caylus', not 'caylus1303'"),
+            (["ys", "--variant", str(game)], "%s:1:1: error: '%s' is a game, not a variant" % (game, game))):
+        code, out, err = main(["play", *argv, "--seed", "1", "--no-log"]), *capsys.readouterr()
+        assert code == 1 and out == "" and message in err and "[N103]" not in err, err
+    code = main(["play", "caylus", "--variant", brewery, "--seed", "1", "--no-log"])
+    assert code == 0
+
+
 def test_diff_uses_both_arguments(capsys):
     assert main(["diff", "ys", os.path.join(RULESETS, "caylus.two_players.rules")]) == 0
     out = capsys.readouterr().out
