@@ -264,12 +264,15 @@ def _load_rules(header: dict):
     return load_rules(name, header["variant"])
 
 
-def _said(e: RulesError) -> str:
+def _said(e: RulesError, code: str | None = None) -> str:
     """What stopped the rules loading, in words: a finding about the log itself by its message
-    alone (this diagnostic gives the log's position and code), one in a rule file with its place."""
+    alone (this diagnostic gives the log's position and code), one in a rule file with its place
+    (and without its code when it is this diagnostic's ``code``: one finding, said once)."""
     d = e.diagnostics[0] if e.diagnostics else None
     if d is None or d.path == "<log>":
         return d.message if d is not None else str(e)
+    if d.code == code and len(e.diagnostics) == 1:
+        return "%s: %s" % (d.path, d.message)
     return str(e)
 
 
@@ -282,7 +285,7 @@ def rules_for_header(header: dict, line: int, rs=None):
         try:
             rs = _load_rules(header)
         except RulesError as e:
-            raise _Diverged(line, "cannot load the rules the log names: %s" % _said(e), "R003") from None
+            raise _Diverged(line, "cannot load the rules the log names: %s" % _said(e, "R003"), "R003") from None
     if not rs.matches_digests(digest, without_positions):
         raise _Diverged(line, "the rules changed since the game was played: ruleset hash %s in the log, %s now"
                         % (digest, rs.digest), "R003")

@@ -277,6 +277,9 @@ def test_a_variant_file_named_by_a_path_resumes_and_replays_from_any_folder(tmp_
     with pytest.raises(RulesError) as e:
         Game.from_json(g.to_json())
     assert e.value.diagnostics[0].code == "E003"
+    code, out, err = run_cli(capsys, "replay", "../g.jsonl")
+    assert code == 1 and "the variant file this game was played with is gone" in out + err
+    assert (out + err).count("[R003]") == 1      # one finding, said once
 
 
 def _save_during_activation() -> tuple[Game, str]:
