@@ -330,6 +330,14 @@ def test_human_plays_a_whole_game_by_numbers_and_ids(capsys, monkeypatch, tmp_pa
     assert run(capsys, "replay", str(log))[0] == 0
 
 
+def test_a_humans_answer_is_echoed_with_its_control_characters_escaped(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\x1b[2Jpass\x07\nquit\n"))
+    code, out, err = run(capsys, "play", "caylus", "--agents", "human", "--no-log")
+    assert code == 130
+    assert "'\\x1b[2Jpass\\x07' is not one of the options" in out
+    assert "\x1b" not in out + err and "\x07" not in out + err
+
+
 def test_end_of_input_for_a_human_is_a_usage_error(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO("2\nplace:nowhere\n"))
     log = tmp_path / "q.jsonl"

@@ -105,7 +105,7 @@ class HumanAgent(SeededAgent):
         return None
 
     def choose(self, game, player: int) -> str:
-        from provost.dsl.diagnostics import did_you_mean
+        from provost.dsl.diagnostics import did_you_mean, printable
 
         options = game.legal_options()
         self.show(game, player, options)
@@ -133,5 +133,5 @@ class HumanAgent(SeededAgent):
             if chosen is not None:
                 return chosen
             hint = did_you_mean(answer, options).lstrip("; ")
-            self._say("'%s' is not one of the options%s" % (answer, " (" + hint + ")" if hint else ""))
+            self._say("'%s' is not one of the options%s" % (printable(answer), " (" + hint + ")" if hint else ""))
             self._say("answer with an id or a number from 1 to %d; ? lists the options, quit gives up" % len(options))
