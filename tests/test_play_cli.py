@@ -119,6 +119,8 @@ def test_a_log_result_without_neutral_scores_still_replays(game_log, tmp_path, c
 
 @pytest.mark.parametrize("argv,needle", [
     (["--agents", "bogus"], "unknown agent 'bogus' (known agents: random, greedy, human"),
+    (["--agents", "mcts:0"], "bad mcts budget '0': use iterations (mcts:200"),       # not "unknown agent"
+    (["--agents", "random,mcts:-1s"], "bad mcts budget '-1s'"),
     (["--agents", "greedy,random,random,random,random"], "5 agents given for 4 players"),
     (["--players", "6"], "caylus is for 3 to 5 players, not 6 (and for 2 players with their own rules"),
     (["--players", "9"], "not 9"),

@@ -37,6 +37,9 @@ def resolve_agents(names: list[str] | None, players: int) -> list[str]:
         raise ValueError("%d agents given for %d players" % (len(names), players))
     for name in names:
         if name not in AGENTS:
+            base, _, spec = name.partition(":")
+            if spec and hasattr(AGENTS.get(base), "from_spec"):
+                AGENTS[base].from_spec(0, 0, spec)      # a known agent's bad budget: its ValueError says why
             raise UnknownAgent(name)
     return names + [names[-1]] * (players - len(names))
 
