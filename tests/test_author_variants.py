@@ -162,3 +162,17 @@ def test_diff_of_a_variant_with_errors_reports_them_instead_of_describing_them(c
         assert out == ""
         assert "caylus.mistaken.rules:3:5: error: cannot replace let 'start_mony'" in err
         assert "caylus.mistaken.rules:4:5: error: cannot remove space 'joust_feld'" in err
+
+
+def test_diff_prints_a_path_with_control_characters_escaped(capsys, tmp_path):
+    f = tmp_path / "caylus.odd\x1b[2J.rules"
+    f.write_text('variant odd "Odd" extends caylus:\n    replace let start_money = {1: 9, 2: 9, 3: 9, 4: 9, 5: 9}\n',
+                 encoding="utf-8")
+    other = tmp_path / "caylus.other.rules"
+    other.write_text('variant other "Other" extends caylus:\n    replace let start_money = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}\n',
+                     encoding="utf-8")
+    for argv in (("caylus", str(f)), (str(f), "caylus"), (str(other), str(f))):
+        code, out, err = run_cli(capsys, "diff", *argv)
+        assert code == 0, err
+        assert "\x1b" not in out + err
+        assert argv[0] == "caylus" or "odd\\x1b[2J.rules" in out + err     # the path, escaped

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from provost.dsl.diagnostics import RulesError
+from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import load, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
 from provost.dsl.variant_diff import compare, describe, same_rules
@@ -33,7 +33,7 @@ def _resolved(ruleset: str, players=None):
 
 
 def _title(rs, named: str) -> str:
-    return "%s (%s)" % (rs.game().get("title") or rs.name, named)
+    return "%s (%s)" % (rs.game().get("title") or rs.name, printable(named))      # a path as typed
 
 
 def run_diff(args) -> int:
@@ -60,6 +60,7 @@ def run_diff(args) -> int:
             # Its base is not A as written: another game, or A with the variants after 'with'.
             on = "%s, not %s" % (head["extends"], args.base) if not head.get("with") else \
                 "%s with %s, not %s alone" % (head["extends"], ", ".join(head["with"]), args.base)
-            print("provost: note: %s extends %s: comparing the two complete rulesets" % (other, on), file=sys.stderr)
+            print(printable("provost: note: %s extends %s: comparing the two complete rulesets" % (other, on)),
+                  file=sys.stderr)
     print("\n".join(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
     return 0
