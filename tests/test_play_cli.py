@@ -138,6 +138,24 @@ def test_play_unwritable_log_exits_2(capsys, tmp_path):
     assert code == 2 and "provost: error: cannot write %s: " % tmp_path in err
 
 
+def test_an_output_that_is_the_commands_own_input_is_refused_and_left_alone(capsys, tmp_path, monkeypatch):
+    # Once: play mine.rules --log mine.rules wrote the log over the rule file (exit 0), and
+    # view g.jsonl -o g.jsonl the page over the log.
+    monkeypatch.chdir(tmp_path)
+    variant = 'variant mine "Mine" extends caylus:\n    description "x"\n'
+    (tmp_path / "caylus.mine.rules").write_text(variant)
+    assert run(capsys, "play", "caylus", "--seed", "1", "--log", "g.jsonl")[0] == 0
+    log = (tmp_path / "g.jsonl").read_text()
+    for argv, name in (
+            (["play", "caylus", "--variant", "caylus.mine.rules", "--log", "./caylus.mine.rules"], "caylus.mine.rules"),
+            (["play", "./caylus.mine.rules", "--log", "caylus.mine.rules"], "./caylus.mine.rules"),
+            (["rulebook", "caylus.mine.rules", "-o", "caylus.mine.rules"], "caylus.mine.rules"),
+            (["view", "g.jsonl", "-o", "g.jsonl"], "g.jsonl")):
+        code, out, err = run(capsys, *argv)
+        assert code == 2, err
+        assert "provost: error: cannot write %s: it is %s, which this command reads" % (argv[-1], name) in err
+    assert (tmp_path / "caylus.mine.rules").read_text() == variant and (tmp_path / "g.jsonl").read_text() == log
+
 def test_play_unknown_ruleset_name_is_a_usage_error(capsys):
     code, _, err = run(capsys, "play", "caylsu")
     assert code == 2

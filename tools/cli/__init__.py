@@ -601,6 +601,29 @@ def _interrupts_raise() -> None:
         pass
 
 
+def _refuse_writing_an_input(args: argparse.Namespace) -> None:
+    """A usage error when a file the command writes (play's --log, -o, --plot, --report) is one it
+    reads (the rules named, a variant file, --compare's rules, the log to view): the output is
+    opened first, and would destroy the user's rule file or log before it is read."""
+    outputs = [getattr(args, name, None) for name in ("output", "plot", "report")]
+    inputs = [getattr(args, name, None) for name in ("ruleset", "base", "compare")]
+    (outputs if args.command == "play" else inputs).append(getattr(args, "log", None))
+    variant = getattr(args, "variant", None)
+    if isinstance(variant, str):
+        from provost.dsl.compose import split_variants
+        inputs += split_variants(variant)
+    for out in outputs:
+        if not isinstance(out, str) or not os.path.isfile(out):
+            continue
+        for name in inputs:
+            try:
+                same = isinstance(name, str) and os.path.isfile(name) and os.path.samefile(out, name)
+            except OSError:
+                same = False
+            if same:
+                raise UsageError("cannot write %s: it is %s, which this command reads" % (out, name))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (argparse usage errors give 2)."""
     _tolerate_unencodable_output()
@@ -629,6 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = _GuardedStdout(real_stdout)
     try:
         _interrupts_raise()          # from here on, Ctrl-C is handled below (a sim's partial report)
+        _refuse_writing_an_input(args)
         code = args.func(args)
         sys.stdout.flush()  # inside the try, so a closed pipe is handled below
         return code
