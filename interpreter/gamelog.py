@@ -300,6 +300,10 @@ def start_game(header: dict, line: int, rs=None):
     from .rng import SEED_LIMIT
 
     what = "the header"
+    if "log_format" in header and _field(header, "log_format", int, line, what) != LOG_FORMAT:
+        # A later layout may mean something else by the same lines: never replayed as this one.
+        raise _Diverged(line, "the header: log_format %d is not a log layout this provost reads (it reads %d)"
+                        % (header["log_format"], LOG_FORMAT), "R002")
     _field(header, "ruleset", str, line, what)
     _field(header, "variant", (str, type(None)), line, what)
     players = _field(header, "players", int, line, what)

@@ -255,6 +255,13 @@ def test_tampered_result_names_the_last_line(game_log, tmp_path, capsys):
                        "the result differs: scores")
 
 
+def test_a_log_of_another_layout_is_refused_not_replayed_as_this_one(game_log, tmp_path, capsys):
+    path, lines, _ = game_log
+    _expect_divergence(capsys, _write(tmp_path, _alter(lines, 1, log_format=2)), 1,
+                       "the header: log_format 2 is not a log layout this provost reads (it reads 1) [R002]")
+    _expect_divergence(capsys, _write(tmp_path, _alter(lines, 1, log_format="1")), 1,
+                       "'log_format' should be an integer")
+
 def test_tampered_seed_or_hash(game_log, tmp_path, capsys):
     path, lines, _ = game_log
     _expect_divergence(capsys, _write(tmp_path, _alter(lines, 1, ruleset_hash="0123456789abcdef")), 1,
