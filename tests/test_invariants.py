@@ -190,3 +190,25 @@ def test_soak_gives_the_same_games_with_more_jobs(capsys):
     one = report()
     assert one[0] == 1 and one[1] == 8 and len(one[2]) == 8
     assert report("--jobs", "2") == one
+
+
+def test_ctrl_c_on_a_soak_with_jobs_prints_no_worker_traceback():
+    """SIGINT to the whole process group, as a terminal sends it: the pool's workers leave Ctrl-C
+    to the parent (once each printed 'Process ForkPoolWorker-1:' and its KeyboardInterrupt)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    if sys.platform == "win32":
+        pytest.skip("process groups and SIGINT")
+    root = pathlib.Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "soak", "caylus", "--seeds", "5000",
+                             "--jobs", "2"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "ForkPoolWorker" not in err, err

@@ -9,6 +9,7 @@ with ``greedy`` in seat S mod P.  A failure records what reproduces it:
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 import traceback
 
@@ -53,7 +54,10 @@ _RULES = None
 
 
 def _init(rs) -> None:
+    """Pool initializer: keep the rules; leave Ctrl-C to the parent (which stops the pool), so that
+    no worker prints a traceback of the KeyboardInterrupt it would get too."""
     global _RULES
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _RULES = rs
 
 
