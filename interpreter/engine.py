@@ -464,8 +464,17 @@ class Game(GameFields):
         return g
 
     def observation(self, player: int) -> dict:
-        """What ``player`` may see: everything public, nothing hidden from them."""
+        """What ``player`` may see: everything public, nothing hidden from them.  The seat after
+        the last (``game.s.players``, neutral seats included) is a spectator: what every seat may see."""
         s = self.s
+        try:
+            seat = operator.index(player) if not isinstance(player, bool) else -1
+        except TypeError:
+            seat = -1
+        if not 0 <= seat <= s.players:       # -1 shifted the pieces' seen bits the wrong way
+            raise ValueError("a seat is a whole number from 0 to %d (%d: a spectator), not %r"
+                             % (s.players, s.players, player))
+        player = seat
         counters = {}
         # A finished game's result is announced: the score counter is public then, even where
         # it was kept from the other players (Caylus 1303: "Players reveal their Prestige Points").

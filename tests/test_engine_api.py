@@ -311,6 +311,18 @@ def test_observation_lists_options_only_for_the_player_to_move(rs):
         assert obs["counters"][rs.game()["score"]] == g.scores()
 
 
+@pytest.mark.parametrize("seat", [-1, 5, 99, "0", None, 1.0, True])
+def test_observation_of_a_seat_that_is_not_one_is_a_value_error(seat):
+    # Seats 0..players-1 and the spectator (players); -1 once raised 'negative shift count' from
+    # the pieces' seen bits, and '0' or None gave a view of nobody under that name.
+    g = Game.new("ys", players=4, seed=3)
+    for option in ["bid:0+1", "bid:0+1", "bid:0+1", "bid:0+1"]:
+        g.apply(option)
+    with pytest.raises(ValueError, match="a seat is a whole number from 0 to 4 \\(4: a spectator\\), not "):
+        g.observation(seat)
+    assert g.observation(4)["player"] == 4 and g.observation(0)["player"] == 0
+
+
 def test_an_occupied_unlimited_space_stays_open(tmp_path):
     # `slots unlimited` is kept as -1 at run time: a worker already there must not make it "full".
     big = tmp_path / "caylus.big_castle.rules"
