@@ -788,8 +788,12 @@ def variant_base(head: dict, path: str, where: str | None = None,
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", problem)]
     if base_path is None:
         ref = str(head["extends"])
-        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s"
-                                 % (ref, did_you_mean(ref, _base_names(path, ref))))]
+        # Read from an IR document elsewhere than its rule file (an export): the base is looked for
+        # beside the document, not beside the rule file this position names: say where.
+        beside = "" if os.path.abspath(where) == os.path.abspath(path) else \
+            " beside %s (the folder of the IR document, where its base is looked for)" % path
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the base ruleset '%s'%s%s"
+                                 % (ref, beside, did_you_mean(ref, _base_names(path, ref))))]
     base, diags = _resolve(base_path, seen + (os.path.abspath(path),))
     if base is None:
         return None, diags

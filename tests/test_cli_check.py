@@ -137,6 +137,25 @@ def test_an_error_in_the_ir_document_itself_names_the_ir_file(tmp_path, capsys):
     assert out.startswith("%s:%d:" % (broken, line)) and "[S0" in out
 
 
+def test_an_exported_variant_moved_from_its_base_says_where_its_base_was_looked_for(tmp_path, capsys):
+    # The error is at the variant's line in its rule file, beside which the base is: it says that
+    # the base was looked for beside the exported document, which is where it is missing.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "src" / "mini.rules").write_text('game mini "Mini":\n    players 2..2\n    score vp\n'
+                                                  '    rounds p\nresource vp\nphase p:\n    step s\n    nothing\n')
+    variant = tmp_path / "src" / "mv.rules"
+    variant.write_text('variant mv "MV" extends "mini.rules":\n    replace step p.s:\n        nothing\n')
+    assert main(["check", str(variant)]) == 0
+    capsys.readouterr()
+    assert main(["export", str(variant)]) == 0
+    exported = tmp_path / "out" / "mv.json"
+    exported.write_text(capsys.readouterr().out)
+    assert main(["check", str(exported)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("%s:1:1: error: cannot find the base ruleset 'mini.rules' beside %s (the folder of the "
+                          "IR document, where its base is looked for) [L002]" % (variant, exported)), out
+
 def test_check_without_a_path_is_a_usage_error(capsys):
     assert main(["check"]) == 2
     assert "check needs a PATH" in capsys.readouterr().err
