@@ -622,9 +622,13 @@ def describe_file(path: str) -> dict:
         raise _unreadable(path)
     root = _root_file_of(path)
     if root is None:
+        # No game at the end of the bases: say why as `check` does (a cycle is L003, a base outside
+        # the folder or a name of several games L002 with its reason), not always "cannot find".
+        _, diags = _resolve(path)
         head = _head_of(path)
-        raise RulesError([Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
-                                     "cannot find the base ruleset '%s'" % head.get("extends"))])
+        raise RulesError([d for d in diags if d.severity == "error"] or [
+            Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+                       "cannot find the base ruleset '%s'" % head.get("extends"))])
     variants = variants_of(root)
     head = _head_of(path)
     if head["kind"] == "variant" and not any(os.path.abspath(v["path"]) == os.path.abspath(path) for v in variants):

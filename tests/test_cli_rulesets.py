@@ -137,3 +137,12 @@ def test_variants_of_a_broken_file_exits_1(capsys, tmp_path):
     bad.write_text("this is not a rule file\n")
     code, _, err = run(capsys, "variants", str(bad))
     assert code == 1 and "%s:1:1: error:" % bad in err
+
+
+def test_variants_of_a_file_whose_bases_go_round_says_so_as_check_does(capsys, tmp_path):
+    # Once "cannot find the base ruleset 'b'" while b.rules stood beside it.
+    (tmp_path / "a.rules").write_text('variant a "A" extends b:\n    description "x"\n')
+    (tmp_path / "b.rules").write_text('variant b "B" extends a:\n    description "x"\n')
+    code, out, err = run(capsys, "variants", str(tmp_path / "a.rules"))
+    assert code == 1 and out == ""
+    assert "error: variant 'a' extends itself through its bases [L003]" in err and "cannot find" not in err
