@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import derived
-from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, did_you_mean, explain, register
+from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, UsageError, did_you_mean, explain, register
 from .source import IR_SUFFIXES, is_bare_name, is_edited, load_ir_document, not_a_mapping, read_source
 
 register("L001", "error", "unknown ruleset or variant")
@@ -1181,6 +1181,9 @@ def load_ruleset(ruleset: str, variant: str | None = None,
         rs, diags = load_composed(ruleset, variant, players)
         if rs is None:
             return None, diags
+        problem = players_out_of_range(rs, players) if players is not None else None
+        if problem:             # as `provost play --players N` says it: rules nobody can play
+            raise UsageError(problem)
         return {"provost_ir": 1, "decls": rs.decls, "sources": [os.path.abspath(f) for f in rs.files]}, diags
     path = resolve_path(ruleset, variant)
     ir, diags = parse_file(path)

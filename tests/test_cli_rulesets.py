@@ -146,3 +146,17 @@ def test_variants_of_a_file_whose_bases_go_round_says_so_as_check_does(capsys, t
     code, out, err = run(capsys, "variants", str(tmp_path / "a.rules"))
     assert code == 1 and out == ""
     assert "error: variant 'a' extends itself through its bases [L003]" in err and "cannot find" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["rulebook", "caylus", "--players", "9"],
+    ["diff", "caylus", "simplified_favor", "--players", "9"],
+    ["diff", "caylus", "caylus", "--players", "7"],
+    ["export", "caylus", "--players", "9"],
+    ["export", "ys", "--players", "6", "--variant", "kings_favor"],
+])
+def test_a_player_count_the_rules_are_not_for_is_a_usage_error_beyond_play(capsys, argv):
+    # Once a rulebook, a diff ('the same rules') and an export of Caylus 'for 9 players', exit 0.
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "", out
+    assert "provost: error: " in err and " players, not %s" % argv[-1 if argv[-2] == "--players" else -3] in err

@@ -24,7 +24,10 @@ def run_compile(args: argparse.Namespace) -> int:
     from provost.interpreter.gamelog import load_rules
     from provost.interpreter.program import compile_native
 
+    from provost.tools.cli.failures import check_player_count
+
     rs = load_rules(args.ruleset, args.variant, args.players)  # RulesError -> diagnostics, exit 1
+    check_player_count(rs, args.players)
     if not native.enabled():
         raise UsageError("compiled rules are turned off here (%s or %s is set)" % (native.PURE_ENV, native.NO_NATIVE_ENV))
     start = time.perf_counter()

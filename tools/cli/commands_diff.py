@@ -14,6 +14,7 @@ from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import load, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
 from provost.dsl.variant_diff import compare, describe, same_rules
+from provost.tools.cli.failures import check_player_count
 
 
 def _errors(diags):
@@ -25,6 +26,7 @@ def _resolved(ruleset: str, players=None):
         rs, diags = load_composed(ruleset, None, players)
         if rs is None:
             raise _errors(diags)
+        check_player_count(rs, players)
         return rs
     rs, diags = load(resolve_path(ruleset))     # checked: rules with errors have no meaning to tell
     if rs is None:
@@ -45,6 +47,7 @@ def run_diff(args) -> int:
         b, diags = load_composed(args.base, other, players)
         if b is None:
             raise _errors(diags)
+        check_player_count(b, players)
         path = resolve_path(args.base, other) if "+" not in other and players is None else None
     else:
         b = _resolved(other, players)

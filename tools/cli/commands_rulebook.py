@@ -10,7 +10,7 @@ from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import (_root_file_of, load, load_composed, own_count, parse_file, resolve_path,
                                 variant_base)
 from provost.dsl.rulebook import markdown, to_html
-from provost.tools.cli.failures import check_writable, write_text
+from provost.tools.cli.failures import check_player_count, check_writable, write_text
 
 
 def _checked(rs, diags):
@@ -27,6 +27,7 @@ def build(ruleset: str, variant: str | None, fmt: str, players: int | None = Non
         players = own_count(rs)        # a variant of its own count: on the game's rules for it, as play loads it
     if is_composed(variant, players):
         rs = _checked(*load_composed(ruleset, variant, players))
+        check_player_count(rs, players)
         named = resolve_path(ruleset)
         game = _root_file_of(named)
         if variant:   # "what this variant changes": against the base with the same player-count rules

@@ -44,6 +44,18 @@ def check_seed_span(first: int, count: int) -> None:
         raise UsageError(problem)
 
 
+def check_player_count(rs, players) -> None:
+    """A usage error when ``players`` (asked for with --players) cannot play the rules ``rs``, as
+    `provost play` says it: a rulebook, a diff, an export or a compiled module of rules for a
+    count they are not for would describe a game nobody can play."""
+    if players is None or rs is None:
+        return
+    from provost.dsl.loader import players_out_of_range
+    problem = players_out_of_range(rs, players)
+    if problem:
+        raise UsageError(problem)
+
+
 def check_writable(path: str) -> None:
     """Fail now, before any long work, when ``path`` cannot be written (no such folder, a folder,
     no permission); leaves nothing behind."""
