@@ -724,7 +724,15 @@ def positions_file(ir: dict, path: str) -> str:
     else the file itself. Diagnostics at those positions name that file, so `path:line:col`
     always points at the line it describes."""
     source = ir.get("source")
-    return source if isinstance(source, str) and source else path
+    return source if _names_a_rule_file(source) else path
+
+
+def _names_a_rule_file(source) -> bool:
+    """Whether an IR's 'source' (or an entry of its 'sources') can be where its positions are: a
+    rule file, as `provost export` records.  A document naming any other file (a JSON or YAML file
+    of the user's) would have a diagnostic print a line of a file nobody named; it is its own
+    positions file instead."""
+    return isinstance(source, str) and source.lower().endswith(".rules")
 
 
 def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnostic]]:
@@ -745,7 +753,8 @@ def _resolve(path: str, seen: tuple = ()) -> tuple[Ruleset | None, list[Diagnost
                                          "or one 'variant'")]
     head = heads[0]
     if head["kind"] == "game":
-        files = ir.get("sources") if len(ir.get("sources") or []) == len(ir["decls"]) else [where] * len(ir["decls"])
+        files = [f if _names_a_rule_file(f) else where for f in ir["sources"]] \
+            if len(ir.get("sources") or []) == len(ir["decls"]) else [where] * len(ir["decls"])
         rs = Ruleset(head["name"], None, list(ir["decls"]), list(files), [where])
         rs.root_players = head.get("players")
         return rs, diags

@@ -75,3 +75,27 @@ def test_text_output_shows_fifty_diagnostics_a_file_and_counts_the_rest(tmp_path
     assert out.count(": error: ") == 50
     assert "%s: 250 more diagnostics not shown (--format json lists every one)" % path in out
     assert "checked 1 file: 300 errors" in err
+
+
+def test_an_ir_documents_source_never_shows_a_line_of_a_file_that_is_not_a_rule_file(tmp_path, capsys):
+    import json
+
+    from provost.tools.cli import main
+    # 'source' says which rule file the positions are in; once it could name any JSON or YAML
+    # file, and a diagnostic printed the line of it the position gave (here a token).
+    secret = tmp_path / "creds.json"
+    secret.write_text('{\n "a": 1,\n "b": 2,\n "token": "SECRET-123"\n}\n')
+    assert main(["export", "caylus", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    game = next(d for d in doc["decls"] if d["kind"] == "game")
+    game["score"], game["pos"] = "ppp", [4, 2, 4, 10]
+    for key, value in (("source", str(secret)), ("sources", [str(secret)] * len(doc["decls"]))):
+        ir = dict(doc, **{key: value})
+        if key == "sources":
+            del ir["source"]
+        path = tmp_path / ("ir_%s.json" % key)
+        path.write_text(json.dumps(ir))
+        assert main(["check", str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert "SECRET" not in out + err and str(secret) not in out + err
+        assert "%s:4:2: error: the score of game 'caylus' must be a resource" % path in out
