@@ -793,9 +793,13 @@ def variant_base(head: dict, path: str, where: str | None = None,
     variants named after ``with`` applied.  ``where`` is the file its positions are in."""
     where = where or path
     pos = head["pos"]
-    if len(seen) > MAX_VARIANT_DEPTH or os.path.abspath(path) in seen:
+    if os.path.abspath(path) in seen:
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L003",
                                  "variant '%s' extends itself through its bases" % head["name"])]
+    if len(seen) > MAX_VARIANT_DEPTH:          # no cycle: a chain too long to follow
+        return None, [Diagnostic(where, pos[0], pos[1], "error", "L003",
+                                 "variant '%s' is the base of %d variants stacked on each other: a chain of "
+                                 "bases may be at most %d deep" % (head["name"], len(seen), MAX_VARIANT_DEPTH))]
     base_path, problem = _base_for(head["extends"], path)
     if problem:
         return None, [Diagnostic(where, pos[0], pos[1], "error", "L002", problem)]

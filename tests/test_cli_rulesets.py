@@ -160,3 +160,16 @@ def test_a_player_count_the_rules_are_not_for_is_a_usage_error_beyond_play(capsy
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "", out
     assert "provost: error: " in err and " players, not %s" % argv[-1 if argv[-2] == "--players" else -3] in err
+
+
+def test_a_chain_of_bases_too_long_is_not_called_a_cycle(capsys, tmp_path):
+    (tmp_path / "v0.rules").write_text('game v0 "V0":\n    players 2..2\n    score vp\n    rounds p\n'
+                                       'resource vp\nphase p:\n    nothing\n')
+    for i in range(1, 19):
+        (tmp_path / ("v%d.rules" % i)).write_text('variant v%d "V%d" extends v%d:\n    description "x"\n'
+                                                  % (i, i, i - 1))
+    assert run(capsys, "check", str(tmp_path / "v17.rules"))[0] == 0
+    code, out, _ = run(capsys, "check", str(tmp_path / "v18.rules"))
+    assert code == 1 and "extends itself" not in out
+    assert "error: variant 'v1' is the base of 17 variants stacked on each other: a chain of bases may be at " \
+           "most 16 deep [L003]" in out
