@@ -243,16 +243,21 @@ def _load_rules(header: dict):
     file (``.rules``, ``.json``, ``.yaml``), whatever path it names."""
     from .savefile import is_rule_file_name, refuse_variant_files
 
+    from provost.dsl.compose import names_a_file
+
     src = header.get("source")
     if isinstance(src, dict) and isinstance(src.get("variant"), str):
         refuse_variant_files(src["variant"], "<log>", "R003", "R003")
+    # Variant files are named as the player asked for them, without the rules for the count that
+    # `--players N` put under them: loaded for the log's count, they are put there again.
+    count = header.get("players") if isinstance(src, dict) and names_a_file(src.get("variant")) else None
     if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]) \
             and is_rule_file_name(src["ruleset"]):
         variant = src.get("variant")
-        return load_rules(src["ruleset"], variant if isinstance(variant, str) else None)
+        return load_rules(src["ruleset"], variant if isinstance(variant, str) else None, count)
     if isinstance(src, dict) and isinstance(src.get("variant"), str) and isinstance(src.get("ruleset"), str) \
             and src["ruleset"] == header.get("ruleset"):
-        return load_rules(src["ruleset"], src["variant"])     # a shipped game with a variant file
+        return load_rules(src["ruleset"], src["variant"], count)     # a shipped game with a variant file
     from provost.dsl.loader import shipped_game
     from provost.dsl.source import is_bare_name
     name = header["ruleset"]

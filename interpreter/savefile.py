@@ -125,8 +125,12 @@ def refuse_variant_files(variant: str, where: str, code: str, gone_code: str) ->
 
 def rules_of(d: dict, load_checked):
     """The rules the save names, loaded only where it is safe (module docstring)."""
+    from provost.dsl.compose import names_a_file
     if d["variant"] is not None:
         refuse_variant_files(d["variant"], WHERE, "E004", "E003")
+    # Variant files are named as they were asked for, without the rules for the player count put
+    # under them (`players=N`): loaded for the save's count, they are put there again.
+    players = d["state"]["humans"] if names_a_file(d["variant"]) else None
     path = d.get("path")
     if path is not None:
         if not is_rule_file_name(path):
@@ -134,12 +138,12 @@ def rules_of(d: dict, load_checked):
                           % (path, ", ".join(RULE_FILE_SUFFIXES)))
         if not os.path.isfile(path):
             raise RulesError([Diagnostic(path, 1, 1, "error", "E003", "the rule file this game was saved with is gone")])
-        return load_checked(path, d["variant"])
+        return load_checked(path, d["variant"], players)
     from provost.dsl.loader import shipped_game
     from provost.dsl.source import is_bare_name
     if not is_bare_name(d["ruleset"]) or shipped_game(d["ruleset"]) is None:
         raise damaged("ruleset %r is not a shipped ruleset (rules from a file are named by 'path')" % d["ruleset"])
-    return load_checked(d["ruleset"], d["variant"])
+    return load_checked(d["ruleset"], d["variant"], players)
 
 
 # ------------------------------------------------------------------ the state against the rules

@@ -170,6 +170,20 @@ def test_a_variant_file_of_another_game_or_a_game_file_is_not_applied(tmp_path, 
     assert code == 0
 
 
+
+def test_a_variant_file_with_players_replays_and_resumes(tmp_path, capsys):
+    # Once 'the rules changed since the game was played' (R003) and E002 for unchanged rules: the
+    # log and the save name the variant file, not the 2-player rules --players 2 put under it.
+    brewery = os.path.join(RULESETS, "examples", "caylus.brewery.rules")
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "caylus", "--players", "2", "--variant", brewery, "--seed", "1", "--log", str(log)]) == 0
+    assert main(["replay", str(log)]) == 0
+    assert "identical result" in capsys.readouterr().out
+    g = Game.new("caylus", players=2, variant=brewery, seed=1)
+    g.apply(g.legal_options()[0])
+    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
 def test_diff_uses_both_arguments(capsys):
     assert main(["diff", "ys", os.path.join(RULESETS, "caylus.two_players.rules")]) == 0
     out = capsys.readouterr().out
