@@ -39,6 +39,13 @@ def printable(text) -> str:
                                 else "\\u%04x" % ord(m.group()), text)
 
 
+def one_line(text) -> str:
+    """TEXT for a place that holds one line (a table's cell, an option's label): the line breaks a
+    rule's string may hold (``\\n``) as spaces, any other control character escaped as by
+    ``printable``, so that it can neither break the layout nor fake a line of output."""
+    return printable(str(text).replace("\r\n", " ").replace("\n", " "))
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding at a source position (1-based line and column)."""

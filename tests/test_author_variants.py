@@ -176,3 +176,18 @@ def test_diff_prints_a_path_with_control_characters_escaped(capsys, tmp_path):
         assert code == 0, err
         assert "\x1b" not in out + err
         assert argv[0] == "caylus" or "odd\\x1b[2J.rules" in out + err     # the path, escaped
+
+
+
+def test_diff_keeps_a_line_break_of_a_rule_string_indented(capsys, tmp_path):
+    f = tmp_path / "caylus.odd.rules"
+    f.write_text('variant odd "Odd\\nprovost: error: fake" extends caylus:\n'
+                 '    description "first\\nprovost: error: fake too"\n'
+                 '    replace space trading_post "Trading\\nprovost: error: post" special:\n'
+                 '        slots 1\n'
+                 '        work: gain 3 denier\n', encoding="utf-8")
+    for argv in (("caylus", str(f)), (str(f), "caylus")):
+        code, out, err = run_cli(capsys, "diff", *argv)
+        assert code == 0, err
+        assert "provost: error: post" in out and (argv[0] != "caylus" or "provost: error: fake too" in out)
+        assert not any(line.startswith("provost:") for line in out.splitlines()), out

@@ -173,3 +173,29 @@ def test_a_chain_of_bases_too_long_is_not_called_a_cycle(capsys, tmp_path):
     assert code == 1 and "extends itself" not in out
     assert "error: variant 'v1' is the base of 17 variants stacked on each other: a chain of bases may be at " \
            "most 16 deep [L003]" in out
+
+
+STRINGS = ('variant odd "Odd [/] title\\nprovost: error: fake" extends caylus:\n'
+           '    description "[bold red]ALERT[/bold red] first\\nsecond"\n'
+           '    replace space trading_post "Trading\\npost" special:\n'
+           '        slots 1\n'
+           '        work:\n'
+           '            choose "Take\\nmoney":\n'
+           '                option take: gain 3 denier\n'
+           '                option skip: nothing\n')
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_variants_prints_a_rule_files_strings_on_one_line_and_never_as_markup(capsys, tmp_path, monkeypatch, tty):
+    # Once, on a terminal, an internal error (rich's MarkupError on '[/]'); and a '\n' in a title
+    # broke the table's one line a variant and could fake a line of output.
+    f = tmp_path / "caylus.odd.rules"
+    f.write_text(STRINGS)
+    import sys
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
+    monkeypatch.setenv("COLUMNS", "400")
+    code, out, err = run(capsys, "variants", str(f))
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if "odd (this file)" in x)
+    assert "Odd [/] title provost: error: fake" in line and "[bold red]ALERT[/bold red] first second" in line
+    assert not any(x.startswith("provost:") for x in out.splitlines())

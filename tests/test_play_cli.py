@@ -365,6 +365,17 @@ def test_a_humans_answer_is_echoed_with_its_control_characters_escaped(capsys, m
     assert "\x1b" not in out + err and "\x07" not in out + err
 
 
+def test_a_human_sees_a_rule_strings_line_break_as_a_space(capsys, monkeypatch, tmp_path):
+    rules = tmp_path / "caylus.odd.rules"
+    rules.write_text('variant odd "Odd" extends caylus:\n'
+                     '    replace space trading_post "Trading\\npost" special:\n'
+                     '        slots 1\n'
+                     '        work: gain 3 denier\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, err = run(capsys, "play", "caylus", "--variant", str(rules), "--agents", "human", "--no-log")
+    assert code == 130
+    assert "place:trading_post  (Place: Trading post)" in out
+
 def test_end_of_input_for_a_human_is_a_usage_error(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO("2\nplace:nowhere\n"))
     log = tmp_path / "q.jsonl"

@@ -88,12 +88,13 @@ class HumanAgent(SeededAgent):
         self.show_board(game, player)
         self._say("-- round %s, %s -- player %d (%s)" % (s.round, s.phase or "setup", player,
                                                          self.key_counters(game, player)))
-        self._say(game.prompt() or "Choose")
+        from provost.dsl.diagnostics import one_line, printable
         from provost.interpreter.boardview import Names, option_label
+        self._say(one_line(game.prompt() or "Choose"))
         names = Names(game.rs.decls)
         width = len(str(len(options)))
         for i, opt in enumerate(options, 1):
-            self._say("  %*d. %s  (%s)" % (width, i, opt, option_label(names, opt)))
+            self._say("  %*d. %s  (%s)" % (width, i, printable(opt), one_line(option_label(names, opt))))
 
     def parse(self, answer: str, options: list[str]) -> str | None:
         """The option an answer names (an id, or a number from 1), or None."""

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from provost.dsl.diagnostics import Diagnostic, RulesError, UsageError, did_you_mean, printable, render_text, sort_key
+from provost.dsl.diagnostics import (Diagnostic, RulesError, UsageError, did_you_mean, one_line, printable, render_text,
+                                     sort_key)
 from provost.dsl.source import is_bare_name
 from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object
 
@@ -498,6 +499,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _print_plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    rows = [[one_line(cell) for cell in row] for row in rows]       # one line each: no \n from a title
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths)).rstrip())
@@ -506,10 +508,11 @@ def _print_plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> 
 def _print_rich_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(*header, box=None, header_style="bold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(one_line(cell)) for cell in row))    # Text: a title's "[/]" is not rich markup
     Console().print(table)
 
 

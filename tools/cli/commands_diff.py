@@ -34,6 +34,17 @@ def _resolved(ruleset: str, players=None):
     return rs
 
 
+def _text(lines: list[str]) -> str:
+    """The report's lines as one text.  A rule's string may hold a line break (``\\n``): what
+    follows it stays indented under its line, so a title can never fake a line of output, and
+    any other control character is escaped."""
+    out = []
+    for line in lines:
+        pad = line[:len(line) - len(line.lstrip(" "))] + "  "
+        out.append(("\n" + pad).join(printable(part) for part in line.replace("\r\n", "\n").split("\n")))
+    return "\n".join(out)
+
+
 def _title(rs, named: str) -> str:
     return "%s (%s)" % (rs.game().get("title") or rs.name, printable(named))      # a path as typed
 
@@ -58,12 +69,12 @@ def run_diff(args) -> int:
         if head is not None and head["kind"] == "variant":
             base, _ = variant_base(head, path)
             if base is not None and same_rules(base.decls, a.decls):
-                print("\n".join(describe(base.decls, head)))   # B is written on A: its own changes
+                print(_text(describe(base.decls, head)))   # B is written on A: its own changes
                 return 0
             # Its base is not A as written: another game, or A with the variants after 'with'.
             on = "%s, not %s" % (head["extends"], args.base) if not head.get("with") else \
                 "%s with %s, not %s alone" % (head["extends"], ", ".join(head["with"]), args.base)
             print(printable("provost: note: %s extends %s: comparing the two complete rulesets" % (other, on)),
                   file=sys.stderr)
-    print("\n".join(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
+    print(_text(compare(_title(a, args.base), a.decls, _title(b, other), b.decls)))
     return 0
