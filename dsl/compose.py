@@ -71,10 +71,22 @@ def split_variants(variant) -> list[str]:
     return out
 
 
-def is_composed(variant, players) -> bool:
-    """Whether loading needs this module (more than one variant, a variant path, or a player count)."""
+def is_composed(variant, players, ruleset: str | None = None) -> bool:
+    """Whether loading needs this module (more than one variant, a variant path, a player count,
+    or a variant of the game chosen on top of a variant file named as ``ruleset``)."""
     names = split_variants(variant)
-    return players is not None or len(names) > 1 or names_a_file(names)
+    return players is not None or len(names) > 1 or names_a_file(names) or \
+        (ruleset is not None and len(names) == 1 and _another_variant_on_a_variant_file(ruleset, names[0]))
+
+
+def _another_variant_on_a_variant_file(ruleset: str, name: str) -> bool:
+    """``provost play my.variant.rules --variant simplified_favor``: composed, as with ``--players``
+    or ``A+B`` (loaded alone, the file would be taken for a game whose variants are asked for)."""
+    from .loader import _head_of, shipped_game
+    if shipped_game(ruleset) is not None:
+        return False
+    head = _head_of(ruleset)
+    return head is not None and head["kind"] == "variant" and head["name"] != name
 
 
 def names_a_file(variant) -> bool:

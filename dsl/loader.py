@@ -1190,7 +1190,7 @@ def load_ruleset(ruleset: str, variant: str | None = None,
     Composed variants or a player count export the resolved game, each declaration's file in
     'sources'."""
     from .compose import is_composed
-    if is_composed(variant, players):
+    if is_composed(variant, players, ruleset):
         rs, diags = load_composed(ruleset, variant, players)
         if rs is None:
             return None, diags
@@ -1255,7 +1255,7 @@ def load_checked(ruleset: str, variant: str | None = None, players: int | None =
 
 def _load_checked(ruleset: str, variant: str | None, players: int | None) -> Ruleset:
     from .compose import is_composed
-    if is_composed(variant, players):
+    if is_composed(variant, players, ruleset):
         rs, diags = load_composed(ruleset, variant, players)
     else:
         path = resolve_path(ruleset, variant)

@@ -184,6 +184,21 @@ def test_a_variant_file_with_players_replays_and_resumes(tmp_path, capsys):
     assert Game.from_json(g.to_json()).to_json() == g.to_json()
 
 
+
+def test_a_variant_of_the_game_on_a_variant_file_named_as_the_ruleset(tmp_path, capsys):
+    # Was "brewery.rules is variant 'brewery', not a game" alone, though it composed with
+    # --players or as A+B.
+    brewery = os.path.join(RULESETS, "examples", "caylus.brewery.rules")
+    for argv in (["play", brewery, "--variant", "simplified_favor", "--seed", "1", "--no-log", "--format", "json"],
+                 ["rulebook", brewery, "--variant", "simplified_favor"],
+                 ["export", brewery, "--variant", "simplified_favor"],
+                 ["diff", brewery, "simplified_favor"]):
+        assert main(argv) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert '"variant": "brewery+simplified_favor"' in out
+    assert load_checked(brewery, "simplified_favor").variant == "brewery+simplified_favor"
+
+
 def test_diff_uses_both_arguments(capsys):
     assert main(["diff", "ys", os.path.join(RULESETS, "caylus.two_players.rules")]) == 0
     out = capsys.readouterr().out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from provost.dsl.compose import is_composed
 from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import load, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
@@ -59,7 +60,7 @@ def run_diff(args) -> int:
         if b is None:
             raise _errors(diags)
         check_player_count(b, players)
-        path = resolve_path(args.base, other) if "+" not in other and players is None else None
+        path = resolve_path(args.base, other) if not is_composed(other, players, args.base) else None
     else:
         b = _resolved(other, players)
         path = resolve_path(other) if players is None else None

@@ -21,11 +21,11 @@ def _checked(rs, diags):
 
 def build(ruleset: str, variant: str | None, fmt: str, players: int | None = None) -> str:
     base_decls = head = rs = None
-    if not is_composed(variant, players):
+    if not is_composed(variant, players, ruleset):
         path = resolve_path(ruleset, variant)
         rs = _checked(*load(path))
         players = own_count(rs)        # a variant of its own count: on the game's rules for it, as play loads it
-    if is_composed(variant, players):
+    if is_composed(variant, players, ruleset):
         rs = _checked(*load_composed(ruleset, variant, players))
         check_player_count(rs, players)
         named = resolve_path(ruleset)
