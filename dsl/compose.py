@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 
+from .changes import apply_variant, changed_part, decl_key, named_parts, part_files, part_holder, part_of
 from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, explain, register
 
 register("L007", "error", "variants composed together change the same rule differently")
@@ -102,7 +103,7 @@ def _is_path(name: str) -> bool:
 def _variant_file(root: str, name: str, ruleset: str, own: list[str] = ()) -> str:
     """The file of variant ``name``: a path, a file of ``own`` (the variant file named as the
     ruleset, and its bases) by its declared name, or a name among the game's variants."""
-    from .loader import _head_of, _unreadable, variants_of
+    from .loader import _head_of, _unreadable, variant_named
 
     if _is_path(name):
         if not os.path.isfile(name):
@@ -114,14 +115,7 @@ def _variant_file(root: str, name: str, ruleset: str, own: list[str] = ()) -> st
     for f in own:
         if (_head_of(f) or {}).get("name") == name:
             return f
-    variants = variants_of(root)
-    for v in variants:
-        if v["name"] == name:
-            return v["path"]
-    names = [v["name"] for v in variants]
-    game = _head_of(root)["name"]
-    raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
-                                 % (name, game, did_you_mean(name, names), ", ".join(names) or "none")))
+    return variant_named(root, name, ruleset)
 
 
 def chain_of(path: str) -> list[str]:
@@ -299,7 +293,6 @@ def apply_composed(rs, head: dict, path: str, where: str, own_bases: list) -> li
     first is merged with that change against the rule as the variant's own base has it (a
     three-way merge); what both changed differently is a conflict (L007).  A rule last changed in
     one of its own bases (``own_bases``) is the one it was written against: its change stands."""
-    from .loader import apply_variant
     base = _base_decls(head, path, where)
     out, done = _part_conflicts(rs, head, where, own_bases, base)
     if done:
@@ -310,13 +303,13 @@ def apply_composed(rs, head: dict, path: str, where: str, own_bases: list) -> li
 def _base_decls(head: dict, path: str, where: str):
     """A function giving the declarations of the base variant ``head`` was written against, by key
     (read once, when first asked: most changes need no merge)."""
-    from .loader import _decl_key, variant_base
+    from .loader import variant_base
     got: dict = {}
 
     def base() -> dict:
         if "decls" not in got:
             rules, _ = variant_base(head, path, where)
-            got["decls"] = {_decl_key(d): d for d in (rules.decls if rules else [])}
+            got["decls"] = {decl_key(d): d for d in (rules.decls if rules else [])}
         return got["decls"]
     return base
 
@@ -367,7 +360,6 @@ def _merge_parts(before: dict, current: dict, theirs: dict, files: dict, current
     (step by step) against the base's: ``(parts, conflicts, the file of each part)``, in the order
     ``theirs`` gives them, the entries only ``current`` added beside the one they were added
     next to.  None when the parts are not all named (they are then merged as one attribute)."""
-    from .loader import named_parts
     a, c, t = (named_parts(d) for d in (before, current, theirs))
     if a is None or c is None or t is None:
         return None
@@ -407,7 +399,7 @@ def _merge_parts(before: dict, current: dict, theirs: dict, files: dict, current
 def _added_at(path: str, part: str, of: str, name: str):
     """Where the variant in ``path`` adds step or entry ``name`` of ``of``: ``("after", X)``,
     ``("before", X)`` or ``(None, None)`` (at the end); None when it does not add it itself."""
-    from .loader import parse_file, part_of
+    from .loader import parse_file
     try:
         ir, _ = parse_file(path)
     except Exception:                                            # noqa: BLE001 - a file gone since
@@ -425,9 +417,8 @@ def _part_conflicts(rs, head: dict, where: str, own_bases: list, base) -> tuple[
     differently from this change, the two cannot both hold (L007; a step has no attributes to
     merge).  Returns the conflicts and the changes the other variant already made the same way
     (to be skipped)."""
-    from .loader import _decl_key, changed_part, named_parts, part_files, part_holder, part_of
     out, done = [], []
-    index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
+    index = {decl_key(d): i for i, d in enumerate(rs.decls)}
     for ch in head.get("changes") or []:
         key = part_holder(index, ch) if ch["op"].endswith(("_step", "_entry")) else None
         now = named_parts(rs.decls[index[key]], only=False) if key else None

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import derived
+from .changes import apply_variant, decl_key
 from .diagnostics import CONTROL, Diagnostic, RulesError, UnknownName, UsageError, did_you_mean, explain, register
 from .source import IR_SUFFIXES, is_bare_name, is_edited, load_ir_document, not_a_mapping, read_source
 
@@ -32,7 +33,9 @@ ruleset name (`play`, `sim`, `export` and the other commands that take a RULESET
 `load_checked` in Python) is looked up among the shipped games, and a `--variant` name among the
 variants of that game: the shipped ones and the rule files beside the game that extend it.  A
 misspelt name is reported as unknown, with the names there are, rather than looked for as a file
-that does not exist.  `provost check` takes files only, so it never reports this.
+that does not exist.  A variant name that two files beside the game declare (a copy of a variant
+file not yet renamed) is refused too, naming both files: provost never picks one of them.
+`provost check` takes files only, so it never reports this.
 
     provost play cayls --players 3
     provost: error: unknown ruleset 'cayls'; did you mean 'caylus'? (shipped: caylus, caylus1303, ys)
@@ -228,8 +231,8 @@ def _position_files(rs: Ruleset) -> dict:
                 stack.extend(x)
 
     for d, path in zip(rs.decls, rs.files):
-        origins = rs.step_files.get(_decl_key(d)) or {}
-        split = d.get("kind") == "table" and _decl_key(d) in rs.entry_files
+        origins = rs.step_files.get(decl_key(d)) or {}
+        split = d.get("kind") == "table" and decl_key(d) in rs.entry_files
         walk({k: v for k, v in d.items() if k != "body" and not (split and k == "entries")}, path)
         for st in d.get("body") or [] if isinstance(d.get("body"), list) else []:
             is_step = isinstance(st, dict) and st.get("s") == "step"
@@ -237,7 +240,7 @@ def _position_files(rs: Ruleset) -> dict:
         if not isinstance(d.get("body"), list) and d.get("body") is not None:
             walk(d["body"], path)
         if split:
-            origins = rs.entry_files[_decl_key(d)]
+            origins = rs.entry_files[decl_key(d)]
             for e in d.get("entries") or []:
                 walk(e, origins.get(e.get("key"), origins.get("", path)))
     for key in twice:
@@ -570,7 +573,8 @@ def _root_file_of(path: str, depth: int = 0) -> str | None:
 def variants_of(game_path: str) -> list[dict]:
     """The variants of the game in `game_path`: the rule files beside it, and the shipped ones,
     whose chain of bases ends at that very file (so a copy of a shipped game has none of the
-    shipped variants, which extend the original)."""
+    shipped variants, which extend the original).  A name declared by several files beside the
+    game is listed once, the others under ``also``."""
     listed = _listed_variants(game_path)
     if listed is not None:
         return listed
@@ -581,15 +585,21 @@ def variants_of(game_path: str) -> list[dict]:
     except OSError:
         beside = []
     shipped = [f for f in shipped_files() if os.sep + "examples" + os.sep not in f]
-    out, seen = [], set()
+    out, seen = [], {}
     for f in beside + shipped:
         head = _head_of(f)
-        if head is None or head["kind"] != "variant" or head["name"] in seen:
+        if head is None or head["kind"] != "variant":
             continue
+        first = seen.get(head["name"])
+        if first is not None and (f not in beside or os.path.abspath(f) == os.path.abspath(first["path"])):
+            continue                # a shipped file beside a shipped game is listed once
         root = _root_file_of(f)
         if root is not None and os.path.abspath(root) == target:
-            seen.add(head["name"])
-            out.append(_entry(head, f))
+            if first is not None:   # two files beside the game say the same name: `--variant` refuses it
+                first.setdefault("also", []).append(f)
+                continue
+            seen[head["name"]] = _entry(head, f)
+            out.append(seen[head["name"]])
     return out
 
 
@@ -709,13 +719,33 @@ def resolve_path(ruleset: str, variant: str | None = None) -> str:
     if head["kind"] == "variant":
         raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "%s is variant '%s', not a game: name its "
                                      "base game to choose variant '%s'" % (ruleset, head["name"], variant)))
-    variants = variants_of(path)
+    return variant_named(path, variant, ruleset)
+
+
+def variant_named(game_path: str, name: str, ruleset: str) -> str:
+    """The file of the variant called NAME among the variants of the game in GAME_PATH
+    (`variants_of`); L001 at RULESET (as the user named the game) when none is, or when several
+    files beside the game say that name (a copy of a variant file not yet renamed): provost
+    never picks one of them silently."""
+    variants = variants_of(game_path)
     for v in variants:
-        if v["name"] == variant:
+        if v["name"] == name:
+            if v.get("also"):
+                files = [v["path"]] + v["also"]
+                raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "variant '%s' is declared by %d files: "
+                                             "%s; name the one you mean by its path (--variant %s)"
+                                             % (name, len(files), ", ".join(files), _as_variant_path(files[-1]))))
             return v["path"]
     vnames = [v["name"] for v in variants]
     raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
-                                 % (variant, head["name"], did_you_mean(variant, vnames), ", ".join(vnames) or "none")))
+                                 % (name, _head_of(game_path)["name"], did_you_mean(name, vnames),
+                                    ", ".join(vnames) or "none")))
+
+
+def _as_variant_path(path: str) -> str:
+    """PATH as a `--variant` value that names that file, relative to here when it is below."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel if os.sep in rel or rel.endswith(".rules") else "./" + rel
 
 
 # ------------------------------------------------------------------ variants
@@ -884,209 +914,6 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     more = apply_composed(rs, with_head, other, other_where, own_bases)
     rs.chain.append(other_where)
     return more
-
-
-def _decl_key(d: dict) -> tuple[str, str]:
-    kind = d["kind"]
-    return ("let" if kind == "let" else kind, d.get("name") or kind)
-
-
-# ------------------------------------------------------------------ parts: a phase's steps, a table's entries
-def part_of(ch: dict) -> tuple[str, str, str]:
-    """What a change of one step or entry names: ``("step", phase, step)`` or ``("entry", table, key)``."""
-    return ("step", ch["phase"], ch["step"]) if "step" in ch else ("entry", ch["table"], ch["key"])
-
-
-def part_holder(index, ch: dict) -> tuple[str, str] | None:
-    """The key of the declaration (among those of ``index``) whose step or entry ``ch`` changes."""
-    part, of, _ = part_of(ch)
-    return next((k for k in ((("phase", of), (of, of)) if part == "step" else (("table", of),)) if k in index), None)
-
-
-def part_files(rs: Ruleset, key: tuple[str, str]) -> dict:
-    """``rs.entry_files`` for a table, ``rs.step_files`` for a phase."""
-    return rs.entry_files if key[0] == "table" else rs.step_files
-
-
-def named_parts(decl: dict | None, only: bool = True) -> dict | None:
-    """A phase's steps by name or a table's entries by key, in order; None when there is no
-    declaration, or (``only``) when not all of its parts are named: a phase with statements
-    outside its steps, a table of numbered rows."""
-    if decl is None:
-        return None
-    if decl["kind"] == "table":
-        items, name = decl.get("entries") or [], "key"
-    elif decl["kind"] in ("phase", "setup", "final") and isinstance(decl.get("body"), list):
-        items, name = decl["body"], "name"
-    else:
-        return None
-    named = [it for it in items if isinstance(it, dict) and it.get(name) is not None
-             and (name == "key" or it.get("s") == "step")]
-    return None if only and len(named) < len(items) else {it[name]: it for it in named}
-
-
-def changed_part(ch: dict, was: dict | None) -> dict | None:
-    """The step or entry as change ``ch`` leaves it (``was``: as it stood), None when it removes it."""
-    if ch["op"].startswith("remove"):
-        return None
-    if "step" not in ch:
-        return ch["entry"]
-    return dict(was or {"s": "step", "name": ch["step"], "title": None}, body=ch["body"])
-
-
-def apply_variant(rs: Ruleset, variant: dict, path: str, merge=None) -> list[Diagnostic]:
-    """Apply one variant's own changes to ``rs``.  ``merge(key, current, its file, replacement,
-    the files of its steps or entries)``, when given (variants composed on the command line,
-    `provost.dsl.compose`), returns the declaration a ``replace`` puts in place, the conflicts that
-    make it impossible (a message, or a message and its position) and the files of its steps or
-    entries (None: all of them are this variant's)."""
-    diags = []
-    index = {_decl_key(d): i for i, d in enumerate(rs.decls)}
-
-    def err(pos, msg):
-        diags.append(Diagnostic(path, pos[0], pos[1], "error", "L004", msg))
-
-    for ch in variant["changes"]:
-        op = ch["op"]
-        if op == "add":
-            d = ch["decl"]
-            key = _decl_key(d)
-            if key in index:
-                err(ch["pos"], "%s '%s' already exists in the base; use 'replace %s %s'"
-                    % (key[0], key[1], key[0], key[1]))
-                continue
-            index[key] = len(rs.decls)
-            rs.decls.append(d)
-            rs.files.append(path)
-        elif op == "replace":
-            d = ch["decl"]
-            key = _decl_key(d)
-            if key not in index:
-                same = [k[1] for k in index if k[0] == key[0]]
-                err(ch["pos"], "cannot replace %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
-                continue
-            parts = None
-            if merge is not None:
-                d, conflicts, parts = merge(key, rs.decls[index[key]], rs.files[index[key]], d,
-                                            part_files(rs, key).get(key))
-                for c in conflicts:
-                    msg, pos = c if isinstance(c, tuple) else (c, None)
-                    pos = pos or ch["pos"]
-                    diags.append(Diagnostic(path, pos[0], pos[1], "error", "L007", msg))
-            rs.decls[index[key]] = d
-            rs.files[index[key]] = path
-            rs.step_files.pop(key, None)
-            rs.entry_files.pop(key, None)
-            if parts:
-                part_files(rs, key)[key] = parts
-        elif op == "remove":
-            key = (ch["kind"], ch["name"])
-            if key not in index:
-                same = [k[1] for k in index if k[0] == key[0]]
-                err(ch["pos"], "cannot remove %s '%s': the base has none%s" % (key[0], key[1], did_you_mean(key[1], same)))
-                continue
-            i = index.pop(key)
-            rs.decls[i] = None
-            rs.files[i] = None
-            rs.step_files.pop(key, None)
-            rs.entry_files.pop(key, None)
-        elif op in ("replace_step", "remove_step", "add_step"):
-            key = part_holder(index, ch)
-            if key is None:
-                phases = [k[1] for k in index if k[0] in ("phase", "setup", "final")]
-                err(ch["pos"], "cannot change a step of phase '%s': the base has no such phase%s"
-                    % (ch["phase"], did_you_mean(str(ch["phase"]), phases)))
-                continue
-            phase = dict(rs.decls[index[key]])
-            steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
-            # The phase is now this file's, but its other steps keep the file they came from.
-            origins = dict(rs.step_files.get(key) or {s: rs.files[index[key]] for s in steps})
-            if op == "add_step":
-                if ch["step"] in steps:
-                    err(ch["pos"], "phase '%s' already has a step '%s'; use 'replace step'" % (ch["phase"], ch["step"]))
-                    continue
-                anchor = ch["after"] if ch["after"] is not None else ch.get("before")
-                if anchor is not None and anchor not in steps:
-                    err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], anchor,
-                                                                      did_you_mean(anchor, steps)))
-                    continue
-                new = dict(changed_part(ch, None), pos=ch["pos"])
-                body = list(phase["body"])
-                at = len(body) if anchor is None else (ch["after"] is not None) + next(
-                    i for i, st in enumerate(body) if st["s"] == "step" and st["name"] == anchor)
-                body.insert(at, new)
-                phase["body"] = body
-                rs.decls[index[key]] = phase
-                rs.files[index[key]] = path
-                rs.step_files[key] = {**origins, ch["step"]: path}
-                continue
-            body, found = [], False
-            for st in phase["body"]:
-                if st["s"] == "step" and st["name"] == ch["step"]:
-                    found = True
-                    if op == "replace_step":
-                        body.append(changed_part(ch, st))
-                else:
-                    body.append(st)
-            if not found:
-                steps = [st["name"] for st in phase["body"] if st["s"] == "step"]
-                err(ch["pos"], "phase '%s' has no step '%s'%s" % (ch["phase"], ch["step"], did_you_mean(ch["step"], steps)))
-                continue
-            phase["body"] = body
-            rs.decls[index[key]] = phase
-            rs.files[index[key]] = path
-            origins[ch["step"]] = path
-            rs.step_files[key] = origins
-        elif op in ("replace_entry", "remove_entry", "add_entry"):
-            _change_entry(rs, ch, index, path, err)
-    keep = [(d, f) for d, f in zip(rs.decls, rs.files) if d is not None]
-    rs.decls = [d for d, _ in keep]
-    rs.files = [f for _, f in keep]
-    return diags
-
-
-def _change_entry(rs: Ruleset, ch: dict, index: dict, path: str, err) -> None:
-    """``replace entry``, ``add entry``, ``remove entry``: one top-level entry of a table, the
-    table's other entries kept (with the file each came from)."""
-    op, key = ch["op"], ("table", ch["table"])
-    verb = {"replace_entry": "replace", "add_entry": "add", "remove_entry": "remove"}[op]
-    if key not in index:
-        tables = [k[1] for k in index if k[0] == "table"]
-        err(ch["pos"], "cannot %s entry '%s' of table '%s': the base has no such table%s"
-            % (verb, ch["key"], ch["table"], did_you_mean(str(ch["table"]), tables)))
-        return
-    table = dict(rs.decls[index[key]])
-    entries = list(table.get("entries") or [])
-    keys = [e["key"] for e in entries if "key" in e]
-    # "" is the file of the entries no change can name (those keyed by numbers).
-    origins = dict(rs.entry_files.get(key) or {"": rs.files[index[key]], **{k: rs.files[index[key]] for k in keys}})
-    if op == "add_entry":
-        if ch["key"] in keys:
-            err(ch["pos"], "table '%s' already has an entry '%s'; use 'replace entry'" % (ch["table"], ch["key"]))
-            return
-        anchor = ch["after"] if ch.get("after") is not None else ch.get("before")
-        if anchor is not None and anchor not in keys:
-            err(ch["pos"], "table '%s' has no entry '%s'%s" % (ch["table"], anchor, did_you_mean(anchor, keys)))
-            return
-        at = len(entries) if anchor is None else (ch.get("after") is not None) + next(
-            i for i, e in enumerate(entries) if e.get("key") == anchor)
-        entries.insert(at, ch["entry"])
-        origins[ch["key"]] = path
-    else:
-        at = next((i for i, e in enumerate(entries) if e.get("key") == ch["key"]), None)
-        if at is None:
-            err(ch["pos"], "cannot %s entry '%s' of table '%s': it has none%s"
-                % (verb, ch["key"], ch["table"], did_you_mean(ch["key"], keys)))
-            return
-        if op == "replace_entry":
-            entries[at] = ch["entry"]
-        else:
-            del entries[at]
-        origins[ch["key"]] = path
-    table["entries"] = entries
-    rs.decls[index[key]] = table
-    rs.files[index[key]] = path
-    rs.entry_files[key] = origins
 
 
 # ------------------------------------------------------------------ variants' errors in the variant

@@ -6,7 +6,7 @@ import difflib
 import json
 
 from .compose import without_positions
-from .loader import _decl_key, changed_part, named_parts, part_holder, part_of
+from .changes import changed_part, decl_key, named_parts, part_holder, part_of
 from .prose import Prose
 
 CONTEXT = 1
@@ -66,8 +66,8 @@ def _what(d: dict) -> str:
 def compare(a_title: str, a_decls: list[dict], b_title: str, b_decls: list[dict]) -> list[str]:
     """Any two rulesets, rule by rule: what B adds, removes and changes, a changed rule line by line."""
     prose = Prose(a_decls + b_decls)
-    a_index = {_decl_key(d): d for d in a_decls}
-    b_index = {_decl_key(d): d for d in b_decls}
+    a_index = {decl_key(d): d for d in a_decls}
+    b_index = {decl_key(d): d for d in b_decls}
     out = ["%s -> %s:" % (a_title, b_title)]
     changed = added = removed = 0
     for key, d in b_index.items():
@@ -92,7 +92,7 @@ def compare(a_title: str, a_decls: list[dict], b_title: str, b_decls: list[dict]
 def describe(base_decls: list[dict], variant: dict) -> list[str]:
     """The variant's changes as readable lines (the base's declarations give the 'was' side)."""
     prose = Prose(base_decls + [ch["decl"] for ch in variant["changes"] if "decl" in ch])
-    index = {_decl_key(d): d for d in base_decls}
+    index = {decl_key(d): d for d in base_decls}
     title = variant.get("title") or variant["name"]
     also = variant.get("with") or []
     base = variant["extends"] + (" with %s's changes" % ", ".join(also) if also else "")
@@ -108,7 +108,7 @@ def describe(base_decls: list[dict], variant: dict) -> list[str]:
             out.extend("    " + line for line in prose.decl(d))
         elif op == "replace":
             d = ch["decl"]
-            old = index.get(_decl_key(d))
+            old = index.get(decl_key(d))
             out.append("~ changes %s '%s':" % (d["kind"], d.get("name") or d["kind"]))
             if old is not None:
                 out.extend(rule_diff(prose, old, d))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.loader import Ruleset, default_players, load_checked, players_out_of_range  # noqa: F401 - part of the engine's API
@@ -169,8 +170,18 @@ class Game(GameFields):
         seed = rng.fresh_seed() if seed is None else rng.checked_seed(seed)
         if players is not None:
             players = _checked_players(players)
+        if variant is not None and not isinstance(variant, str):
+            raise ValueError("variant is a variant's name or a variant file's path (several joined by '+'), not %r"
+                             % (variant,))
+        if isinstance(rs, os.PathLike):
+            rs = os.fspath(rs)
         if isinstance(rs, str):
             rs = load_checked(rs, variant, players)
+        elif not isinstance(rs, Ruleset):
+            raise ValueError("rs is a ruleset's name, a rule file's path or a Ruleset (load_checked), not %r" % (rs,))
+        elif variant is not None:       # (the rules' variants are applied already: it would be ignored)
+            raise ValueError("variant %r with a Ruleset: load_checked(%r, %r) gives the rules with that variant"
+                             % (variant, rs.name, variant))
         prog = program_for(rs)
         if players is None:
             players = default_players(rs)

@@ -191,3 +191,35 @@ def test_diff_keeps_a_line_break_of_a_rule_string_indented(capsys, tmp_path):
         assert code == 0, err
         assert "provost: error: post" in out and (argv[0] != "caylus" or "provost: error: fake too" in out)
         assert not any(line.startswith("provost:") for line in out.splitlines()), out
+
+
+def test_a_variant_name_two_files_beside_the_game_declare_is_refused_not_picked(capsys, tmp_path, monkeypatch):
+    """A copy of a variant file to try something, before it is renamed: `--variant rich` could mean
+    either file, and provost used to play the first alphabetically without a word."""
+    from provost.dsl.loader import shipped_dir
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "farm.rules").write_text(open(shipped_dir() + "/caylus.rules", encoding="utf-8").read(),
+                                         encoding="utf-8")
+    rich = ('variant rich "Richer start" extends farm:\n'
+            '    replace let start_money = {1: 5, 2: 6, 3: 6, 4: %d, 5: 8}\n')
+    (tmp_path / "farm.rich.rules").write_text(rich % 8, encoding="utf-8")
+    (tmp_path / "farm.rich_try.rules").write_text(rich % 9, encoding="utf-8")
+    args = ["farm.rules", "--seed", "1", "--agents", "random,random,random,random", "--no-log"]
+    code, out, err = run_cli(capsys, "play", *args, "--variant", "rich")
+    assert code == 2
+    assert "variant 'rich' is declared by 2 files:" in err and "--variant farm.rich_try.rules" in err
+    code, out, err = run_cli(capsys, "play", *args, "--variant", "farm.rich_try.rules")
+    assert code == 0, err                               # named by its path: that file
+    (tmp_path / "farm.rich_try.rules").unlink()
+    code, out, err = run_cli(capsys, "play", *args, "--variant", "rich")
+    assert code == 0, err
+
+
+def test_a_declaration_removed_twice_says_so_not_that_the_base_lacks_it(capsys, tmp_path):
+    f = tmp_path / "caylus.nogate.rules"
+    f.write_text('variant nogate "No gate" extends caylus:\n    remove space gate\n    remove space gate\n',
+                 encoding="utf-8")
+    code, out, err = run_cli(capsys, "check", str(f))
+    assert code == 1
+    assert "caylus.nogate.rules:3:5: error: space 'gate' is removed already, at line 2 [L004]" in out
+    assert "the base has none" not in out

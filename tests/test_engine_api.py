@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from provost.dsl.diagnostics import RulesError
-from provost.dsl.loader import load_checked
+from provost.dsl.loader import load_checked, resolve_path
 from provost.interpreter.agents import UnknownAgent, agent_seed, make_agent, play_game
 from provost.interpreter.engine import Game, IllegalOption
 
@@ -357,3 +357,16 @@ def test_a_player_count_that_is_not_a_whole_number_is_a_value_error(rs, players,
     # Was a bare TypeError from inside the loader ('<=' not supported between 'int' and 'str').
     with pytest.raises(ValueError, match="players is a whole number of players, not "):
         Game.new("caylus" if by_name else rs, players=players, seed=1)
+
+
+def test_new_says_what_it_takes_for_the_rules_and_the_variant(rs, tmp_path):
+    with pytest.raises(ValueError, match="variant is a variant's name or a variant file's path"):
+        Game.new("caylus", players=4, seed=1, variant=5)
+    with pytest.raises(ValueError, match="rs is a ruleset's name, a rule file's path or a Ruleset"):
+        Game.new(42, players=4, seed=1)
+    # A Ruleset has its variants applied already: a variant given with it was silently ignored.
+    with pytest.raises(ValueError, match="load_checked\\('caylus', 'simplified_favor'\\) gives the rules"):
+        Game.new(rs, players=4, seed=1, variant="simplified_favor")
+    rules = tmp_path / "caylus.rules"       # a Path, as pathlib gives it
+    rules.write_text(open(resolve_path("caylus"), encoding="utf-8").read(), encoding="utf-8")
+    assert Game.new(rules, players=4, seed=1).to_json() == Game.new(str(rules), players=4, seed=1).to_json()
