@@ -157,7 +157,9 @@ class Ruleset:
     # The variants as a save or a log names them to load them again, when a variant file was named
     # by a path: that path made absolute (``variant`` is the variants' declared names, for people).
     variant_source: str | None = None
-    _layout_free: str | None = field(default=None, init=False, repr=False, compare=False)
+    # (digest, digest without positions): kept with the digest it was computed for, so that a copy
+    # given other declarations and their digest (`overrides.with_settings`) computes its own.
+    _layout_free: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def names_user_files(self) -> bool:
         """Whether these rules were named by a path (the game's file or a variant file): files the
@@ -169,10 +171,10 @@ class Ruleset:
         comment or a blank line moves the positions, and so changes ``digest``, but not this: a
         save or a log of a user's rule file carries it too, so that it still resumes after the
         file was only laid out again (``Game.from_json``, ``gamelog.rules_for_header``)."""
-        if self._layout_free is None:
+        if self._layout_free is None or self._layout_free[0] != self.digest:
             from .compose import without_positions
-            self._layout_free = digest_of([without_positions(d) for d in self.decls])
-        return self._layout_free
+            self._layout_free = (self.digest, digest_of([without_positions(d) for d in self.decls]))
+        return self._layout_free[1]
 
     def matches_digests(self, digest: str, without_positions: str | None) -> bool:
         """Whether a save's or a log's digests name these rules: the same ``digest``, or, when it

@@ -117,3 +117,14 @@ def test_a_log_replays_after_its_file_is_laid_out_again_and_not_after_a_rule_cha
     rules.write_text(richer(CAYLUS), encoding="utf-8")
     code, out, err = run_cli(capsys, "replay", str(log))
     assert code == 1 and "[R003]" in out + err
+
+
+def test_rules_changed_by_a_setting_have_their_own_digest_without_positions(tmp_path):
+    from provost.dsl.overrides import with_settings
+    rules = tmp_path / "farm.rules"
+    rules.write_text(CAYLUS, encoding="utf-8")
+    rs = load_checked(str(rules))
+    before = rs.digest_without_positions()
+    changed, _ = with_settings(rs, {"start_money[4]": 9})     # a copy of rs, other declarations
+    assert changed.digest_without_positions() != before
+    assert rs.digest_without_positions() == before
