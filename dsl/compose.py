@@ -202,6 +202,13 @@ def merge_decl(ancestor: dict, current: dict, theirs: dict, their_title: str) ->
         else:
             conflicts.append(key)
     merged["pos"] = theirs.get("pos", current.get("pos"))
+    # The merged declaration is reported in their file: only the values it holds as they wrote
+    # them keep a position of their own (the others point at the declaration).
+    at = {k: p for k, p in (theirs.get("attr_pos") or {}).items()
+          if without_positions(merged.get(k)) == without_positions(theirs.get(k))}
+    merged.pop("attr_pos", None)
+    if at:
+        merged["attr_pos"] = at
     return merged, conflicts
 
 

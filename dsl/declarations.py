@@ -165,11 +165,16 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
 }
 
 
+#: The IR field a head word's value goes to, where the two names differ (``trigger t on EVENT``).
+FLAG_FIELDS = {"on": "event", "per": "scope", "global": "scope"}
+
+
 class Builder:
     def __init__(self, path: str):
         self.path = path
         self.diags: list[Diagnostic] = []
         self.generated = 0          # declarations written out by families so far
+        self.value_at: dict = {}    # field -> position of its value, in the declaration being built
 
     # ------------------------------------------------------------ reporting
     def error(self, pos, code: str, message: str) -> None:
@@ -341,6 +346,18 @@ class Builder:
         return str(bound[m.group(1)])
 
     def decl(self, raw: dict) -> list[dict]:
+        """The declarations ``raw`` writes, each with ``attr_pos``: where the value of each of its
+        fields written on a line of its own or as a head word is, so that a check about one
+        field (a prestige below 0, an undeclared category) points at it, not at the head."""
+        self.value_at: dict = {}
+        out = self._decl(raw)
+        if self.value_at and len(out) == 1:
+            at = {k: pos for k, pos in self.value_at.items() if k in out[0] and k != "pos"}
+            if at:
+                out[0]["attr_pos"] = at
+        return out
+
+    def _decl(self, raw: dict) -> list[dict]:
         kind = raw["decl"]
         for w in raw.get("words") or []:
             if w.get("template"):
@@ -406,6 +423,8 @@ class Builder:
                 self.error(st["pos"], "D006", "attribute '%s' given twice" % key)
                 continue
             out[key] = value
+            if form == "args":
+                self.value_at[key] = (value["args"][0] if value["args"] else value)["pos"]
         return out
 
     def one_arg(self, call: dict | None, what: str, kinds=("int",)):
@@ -465,8 +484,10 @@ class Builder:
                 self.error(w["pos"], "D003", "'%s' needs a value" % word)
                 break
             flags[word] = [v.get("name", v.get("int", v.get("str"))) for v in vals]
+            at = (vals[0] if vals else w)["pos"]
+            self.value_at[FLAG_FIELDS.get(word, word)] = at
             if where is not None:
-                where[word] = (vals[0] if vals else w)["pos"]
+                where[word] = at
             i += 1 + n
         return flags
 
@@ -538,7 +559,7 @@ class Builder:
             self.error(raw["pos"], "D003", "a counter is 'per player' or 'global'")
         for key in ("start", "min", "max"):
             if key in flags and not isinstance(flags[key][0], int):
-                self.error(raw["pos"], "D005", "'%s' takes a number" % key)
+                self.error(where[key], "D005", "'%s' takes a number" % key)
                 flags.pop(key)
         return [{"kind": "counter", "name": name, "title": title, "scope": scope,
                  "by": flags.get("by", [None])[0],
@@ -558,19 +579,21 @@ class Builder:
                 self.error(w["pos"], "D003", "enum values are names")
         return [{"kind": "enum", "name": name, "title": title, "values": values, "pos": raw["pos"]}]
 
-    def one_word(self, rest: list, kind: str, usage: str):
-        """The single head word of ``kind`` ("int" or "name") after the name; the others are errors."""
+    def one_word(self, rest: list, kind: str, usage: str, field: str):
+        """The single head word of ``kind`` ("int" or "name") after the name, the IR's ``field``;
+        the others are errors."""
         value = None
         for w in rest:
             if kind in w and value is None:
                 value = w[kind]
+                self.value_at[field] = w["pos"]
             else:
                 self.error(w["pos"], "D003", usage)
         return value
 
     def k_track(self, raw):
         name, _, title, rest = self.head(raw)
-        length = self.one_word(rest, "int", "a track declaration is 'track NAME LENGTH'")
+        length = self.one_word(rest, "int", "a track declaration is 'track NAME LENGTH'", "length")
         if length is None:
             self.error(raw["pos"], "D005", "a track needs a length")
         return [{"kind": "track", "name": name, "title": title, "length": length, "pos": raw["pos"]}]
@@ -645,7 +668,7 @@ class Builder:
 
     def k_building(self, raw):
         name, _, title, rest = self.head(raw)
-        category = self.one_word(rest, "name", "a building head is 'building NAME \"Title\" CATEGORY'")
+        category = self.one_word(rest, "name", "a building head is 'building NAME \"Title\" CATEGORY'", "category")
         if category is None:
             self.error(raw["pos"], "D005", "building '%s' needs a category" % name)
         a = self.attributes(raw)

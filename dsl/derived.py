@@ -60,10 +60,12 @@ def keep_parsed_ir(text: str, ir: dict) -> None:
 
 
 def _resolved_key(rs, decl_texts: list[str]) -> str:
-    """The resolved rules as text: their files and chain, then each declaration's JSON."""
+    """The resolved rules as text: their files and chain, where each declaration's values are
+    written (a diagnostic points there), then each declaration's JSON."""
     head = json.dumps([rs.name, rs.variant, rs.files, rs.chain,
                        sorted((list(k), v) for k, v in rs.step_files.items()),
-                       sorted((list(k), v) for k, v in rs.entry_files.items())],
+                       sorted((list(k), v) for k, v in rs.entry_files.items()),
+                       [d.get("attr_pos") for d in rs.decls]],
                       sort_keys=True, separators=(",", ":"))
     return head + "\n" + "\n".join(decl_texts)
 

@@ -965,8 +965,12 @@ def _blame_the_variant(rs: Ruleset, found: list[Diagnostic]) -> list[Diagnostic]
 
 # ------------------------------------------------------------------ public entry points
 def decl_texts(decls: list[dict]) -> list[str]:
-    """Each declaration as canonical JSON (keys sorted), for the digest and the checks' cache key."""
-    return [json.dumps(d, sort_keys=True) for d in decls]
+    """Each declaration as canonical JSON (keys sorted), for the digest and the checks' cache key.
+
+    Without ``attr_pos`` (where each field's value is written): the digest has named the same
+    rules since before it was kept, and the checks' key adds it (``derived``)."""
+    return [json.dumps(d if "attr_pos" not in d else {k: v for k, v in d.items() if k != "attr_pos"},
+                       sort_keys=True) for d in decls]
 
 
 def digest_of(decls: list[dict], texts: list[str] | None = None) -> str:

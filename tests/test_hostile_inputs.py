@@ -88,7 +88,7 @@ def test_an_ir_documents_source_never_shows_a_line_of_a_file_that_is_not_a_rule_
     assert main(["export", "caylus", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     game = next(d for d in doc["decls"] if d["kind"] == "game")
-    game["score"], game["pos"] = "ppp", [4, 2, 4, 10]
+    game["score"], game["pos"], game["attr_pos"] = "ppp", [4, 2, 4, 10], {"score": [4, 2, 4, 10]}
     for key, value in (("source", str(secret)), ("sources", [str(secret)] * len(doc["decls"]))):
         ir = dict(doc, **{key: value})
         if key == "sources":

@@ -89,6 +89,12 @@ class Symbols:
         return (d.get("params") is None and isinstance(v, dict) and v.get("e") == "list" and bool(v["items"])
                 and all(it.get("e") == "name" and it.get("id") in self.resources for it in v["items"]))
 
+    @staticmethod
+    def at(d: dict, field: str):
+        """Where declaration ``d``'s ``field`` is written (its value's position), else ``d``
+        itself: the head, for a field it leaves out or an IR file that does not say."""
+        return (d.get("attr_pos") or {}).get(field) or d
+
     def diag(self, i: int | None, node_or_pos, code: str, message: str, severity: str | None = None) -> Diagnostic:
         """A diagnostic in the file of declaration `i`, at a node's (or a pos list's) position."""
         path = None

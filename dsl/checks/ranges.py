@@ -129,9 +129,9 @@ def check_players(ruleset) -> list[Diagnostic]:
         if not (type(lo) is int and type(hi) is int):
             continue
         if lo > hi:
-            out.append(sym.diag(i, d, "R301", "players %d..%d: the least is more than the most" % (lo, hi)))
+            out.append(sym.diag(i, sym.at(d, "players"), "R301", "players %d..%d: the least is more than the most" % (lo, hi)))
         elif lo < 1 or hi > MAX_PLAYERS:
-            out.append(sym.diag(i, d, "R301", "players %d..%d: a game has 1 to %d players" % (lo, hi, MAX_PLAYERS)))
+            out.append(sym.diag(i, sym.at(d, "players"), "R301", "players %d..%d: a game has 1 to %d players" % (lo, hi, MAX_PLAYERS)))
     return out
 
 
@@ -144,9 +144,9 @@ def check_counters(ruleset) -> list[Diagnostic]:
             continue
         start, lo, hi = _number(d, "start"), _number(d, "min"), _number(d, "max")
         if lo is not None and hi is not None and lo > hi:
-            out.append(sym.diag(i, d, "R302", "counter '%s' has min %d above max %d" % (d.get("name"), lo, hi)))
+            out.append(sym.diag(i, sym.at(d, "min"), "R302", "counter '%s' has min %d above max %d" % (d.get("name"), lo, hi)))
         elif start is not None and ((lo is not None and start < lo) or (hi is not None and start > hi)):
-            out.append(sym.diag(i, d, "R302", "counter '%s' starts at %d, outside %s..%s" % (
+            out.append(sym.diag(i, sym.at(d, "start"), "R302", "counter '%s' starts at %d, outside %s..%s" % (
                 d.get("name"), start, lo if lo is not None else "", hi if hi is not None else "")))
     return out
 
@@ -163,15 +163,15 @@ def check_numbers(ruleset) -> list[Diagnostic]:
             if v is None:
                 continue
             if abs(v) > ABSURD:
-                out.append(sym.diag(i, d, "R304", "%s of %s '%s' is %d; numbers stay within %s"
+                out.append(sym.diag(i, sym.at(d, key), "R304", "%s of %s '%s' is %d; numbers stay within %s"
                                     % (key, kind, d.get("name"), v, f"{ABSURD:,}")))
             elif least is not None and v < least:
-                out.append(sym.diag(i, d, "R303", "%s of %s '%s' is %d; it must be at least %d"
+                out.append(sym.diag(i, sym.at(d, key), "R303", "%s of %s '%s' is %d; it must be at least %d"
                                     % (key, kind, d.get("name"), v, least)))
         if kind == "pieces":
             for v in d.get("values") or []:
                 if type(v) is int and (v < 0 or v > ABSURD):
-                    out.append(sym.diag(i, d, "R303" if v < 0 else "R304", "pieces '%s' have value %d" % (d.get("name"), v)))
+                    out.append(sym.diag(i, sym.at(d, "values"), "R303" if v < 0 else "R304", "pieces '%s' have value %d" % (d.get("name"), v)))
     for a, _, i, where in m.uses.amounts:
         n = a["n"]
         if where == "cost" and n.get("e") == "int" and n["v"] < 0:
@@ -200,10 +200,10 @@ def check_road_positions(ruleset) -> list[Diagnostic]:
         if at is None or at < 1 or at > ABSURD:
             continue   # check_numbers
         if road is None:
-            out.append(sym.diag(i, d, "R305", "building '%s' is at road space %d, but no track is declared"
+            out.append(sym.diag(i, sym.at(d, "at"), "R305", "building '%s' is at road space %d, but no track is declared"
                                 % (d.get("name"), at)))
         elif type(length) is int and at > length:
-            out.append(sym.diag(i, d, "R305", "building '%s' is at space %d of track '%s', which has %d spaces"
+            out.append(sym.diag(i, sym.at(d, "at"), "R305", "building '%s' is at space %d of track '%s', which has %d spaces"
                                 % (d.get("name"), at, road.get("name"), length)))
     return out
 

@@ -449,7 +449,8 @@ def check_references(ruleset) -> list[Diagnostic]:
     out = []
     categories = sorted(sym.names("category"))
 
-    def want(i, d, name, kind, code, what, candidates):
+    def want(i, d, field, kind, code, what, candidates):
+        name = d.get(field)
         if name is not None and name in sym.names(kind):
             return
         if name is None:
@@ -457,31 +458,31 @@ def check_references(ruleset) -> list[Diagnostic]:
             return
         found = sym.kind(name)
         is_ = ("is %s" % _article(found)) if found else "is not declared"
-        out.append(sym.diag(i, d, code, "%s of %s '%s' must be %s; '%s' %s%s" % (
+        out.append(sym.diag(i, sym.at(d, field), code, "%s of %s '%s' must be %s; '%s' %s%s" % (
             what, d["kind"], d.get("name"), _article(kind), name, is_, did_you_mean(name, candidates))))
 
     for i, d in enumerate(sym.decls):
         kind = d.get("kind")
         if kind == "building":
-            want(i, d, d.get("category"), "category", "T207", "the category", categories)
+            want(i, d, "category", "category", "T207", "the category", categories)
         elif kind == "category":
             if d.get("built_on") is not None:
-                want(i, d, d["built_on"], "category", "T207", "built_on", categories)
+                want(i, d, "built_on", "category", "T207", "built_on", categories)
             if d.get("removed_to") not in REMOVED_TO:
-                out.append(sym.diag(i, d, "T213", "removed_to of category '%s' must be %s, not '%s'%s" % (
+                out.append(sym.diag(i, sym.at(d, "removed_to"), "T213", "removed_to of category '%s' must be %s, not '%s'%s" % (
                     d.get("name"), " or ".join(REMOVED_TO), d.get("removed_to"),
                     did_you_mean(str(d.get("removed_to")), REMOVED_TO))))
         elif kind == "trigger":
             event = d.get("event")
             if event not in P.EVENTS:
-                out.append(sym.diag(i, d, "T208", "trigger '%s' waits for %s; the engine's events are %s%s" % (
+                out.append(sym.diag(i, sym.at(d, "event"), "T208", "trigger '%s' waits for %s; the engine's events are %s%s" % (
                     d.get("name"), "no event" if event is None else "unknown event '%s'" % event,
                     ", ".join(sorted(P.EVENTS)), did_you_mean(str(event), sorted(P.EVENTS)))))
         elif kind == "game":
             score = d.get("score")
             if score is not None and score not in sym.resources:
                 found = sym.kind(score)
-                out.append(sym.diag(i, d, "T209", "the score of game '%s' must be a resource; '%s' %s%s" % (
+                out.append(sym.diag(i, sym.at(d, "score"), "T209", "the score of game '%s' must be a resource; '%s' %s%s" % (
                     d.get("name"), score, ("is %s" % _article(found)) if found else "is not declared",
                     did_you_mean(score, sorted(sym.resources)))))
             phases = sorted(sym.names("phase"))
@@ -491,19 +492,19 @@ def check_references(ruleset) -> list[Diagnostic]:
                     out.append(sym.diag(i, d.get("rounds_pos") or d, "T210", "round step '%s' must be a phase; it %s%s" % (
                         name, ("is %s" % _article(found)) if found else "is not declared", did_you_mean(name, phases))))
         if kind == "building" and d.get("other_side") is not None:
-            want(i, d, d["other_side"], "building", "T216", "other_side", sorted(sym.names("building")))
+            want(i, d, "other_side", "building", "T216", "other_side", sorted(sym.names("building")))
         if kind == "game" and d.get("workers_return_to") is not None:
             name = d["workers_return_to"]
             c = sym.counters.get(name)
             if c is None or c.get("scope") != "player":
                 found = "a global counter" if c is not None else (_article(sym.kind(name)) if sym.kind(name) else None)
-                out.append(sym.diag(i, d, "T216", "workers_return_to of game '%s' must be a per-player counter; '%s' %s%s"
+                out.append(sym.diag(i, sym.at(d, "workers_return_to"), "T216", "workers_return_to of game '%s' must be a per-player counter; '%s' %s%s"
                                     % (d.get("name"), name, ("is " + found) if found else "is not declared",
                                        did_you_mean(name, sorted(n for n, c in sym.counters.items()
                                                                  if c.get("scope") == "player")))))
         if kind in ("counter", "zone") and d.get("by") is not None and d["by"] not in sym.enums:
             found = sym.kind(d["by"])
-            out.append(sym.diag(i, d, "T212", "%s '%s' is kept 'by %s', which %s; 'by' names an enum%s" % (
+            out.append(sym.diag(i, sym.at(d, "by"), "T212", "%s '%s' is kept 'by %s', which %s; 'by' names an enum%s" % (
                 kind, d.get("name"), d["by"], ("is %s" % _article(found)) if found else "is not declared",
                 did_you_mean(str(d["by"]), sorted(sym.enums)))))
     return out

@@ -48,8 +48,12 @@ NO_SYMBOLS = {"count", "sum", "abs", "held", "index", "position", "occupants", "
 MAX_LET_DEPTH = 12
 
 
-def pos_of(node) -> list:
-    pos = node.get("pos") if isinstance(node, dict) else node
+def pos_of(node, field: str | None = None) -> list:
+    """[line, col] of ``node`` (an IR node or a position); with ``field``, of where that field of
+    a declaration is written, when the IR says (``attr_pos``)."""
+    at = node.get("attr_pos") if field is not None and isinstance(node, dict) else None
+    pos = at.get(field) if isinstance(at, dict) and field in at else (
+        node.get("pos") if isinstance(node, dict) else node)
     if isinstance(pos, (list, tuple)) and len(pos) >= 2 and type(pos[0]) is int and type(pos[1]) is int:
         return [max(1, pos[0]), max(1, pos[1])]
     return [1, 1]

@@ -230,7 +230,7 @@ class Road:
             at = d.get("at")
             if type(at) is int:
                 i = f.decl_index[id(d)]
-                self.prefill.append((at, at, "building '%s' (at %d)" % (name, at), pos_of(d), i, "at"))
+                self.prefill.append((at, at, "building '%s' (at %d)" % (name, at), pos_of(d, "at"), i, "at"))
                 self._widen(name, at, at)
         # ---- dealt tiles (setup): the first k slots of the range, k = the tiles of the category
         self.dealt: dict[str, int] = {}
@@ -532,10 +532,10 @@ def check_road(ruleset) -> list[Diagnostic]:
             continue     # R305 reports `at` beyond the road
         i = f.decl_index[id(d)]
         if r.start is not None and at < r.start:
-            diag(i, pos_of(d), "G505", "building '%s' is at slot %d, before slot %d where the road activation starts: "
+            diag(i, pos_of(d, "at"), "G505", "building '%s' is at slot %d, before slot %d where the road activation starts: "
                  "it is never activated" % (name, at, r.start))
         elif r.reach is not None and at > r.reach and f.road_calls:
-            diag(i, pos_of(d), "G505", "building '%s' is at slot %d, but the road activation reaches slot %d at most: "
+            diag(i, pos_of(d, "at"), "G505", "building '%s' is at slot %d, but the road activation reaches slot %d at most: "
                  "it is never activated" % (name, at, r.reach))
     # ---- G507 / G508: scoring triggers
     for let, (items, i, cpos) in r.triggers.items():
@@ -557,16 +557,16 @@ def check_road(ruleset) -> list[Diagnostic]:
         lo, hi, start = d.get("min"), d.get("max"), d.get("start")
         lo = lo if type(lo) is int else 0
         if lo < 0:
-            diag(i, pos_of(d), "G509", "road token '%s' can go down to %d, before the first slot (use min 0 or more)" % (name, lo))
+            diag(i, pos_of(d, "min"), "G509", "road token '%s' can go down to %d, before the first slot (use min 0 or more)" % (name, lo))
         elif lo > L:
-            diag(i, pos_of(d), "G509", "road token '%s' has min %d, beyond track '%s' (%d slots)" % (name, lo, track, L))
+            diag(i, pos_of(d, "min"), "G509", "road token '%s' has min %d, beyond track '%s' (%d slots)" % (name, lo, track, L))
         elif type(start) is int and start > L:
-            diag(i, pos_of(d), "G509", "road token '%s' starts at %d, beyond track '%s' (%d slots)" % (name, start, track, L))
+            diag(i, pos_of(d, "start"), "G509", "road token '%s' starts at %d, beyond track '%s' (%d slots)" % (name, start, track, L))
         elif hi is None:
             diag(i, pos_of(d), "G510", "road token '%s' has no max: it can move beyond the last slot (%d) of track '%s'"
                  % (name, L, track))
         elif type(hi) is int and hi > L:
-            diag(i, pos_of(d), "G510", "road token '%s' can reach %d, beyond the last slot (%d) of track '%s': "
+            diag(i, pos_of(d, "max"), "G510", "road token '%s' can reach %d, beyond the last slot (%d) of track '%s': "
                  "positions %d..%d activate nothing" % (name, hi, L, track, L + 1, hi))
     # ---- G511 / G512: building onto the first free slot
     first_free = [(cats, guarded, pos, i, key) for cats, guarded, pos, i, key, prim in f.builds

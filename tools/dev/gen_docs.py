@@ -89,12 +89,12 @@ def declarations_markdown() -> str:
 
     defs = schema_document()["$defs"]
     kinds = defs["decl"]["properties"]["kind"]["enum"]
-    out = ["In the IR (see [The IR](#the-ir)) each kind has these fields besides `kind` and `pos` "
-           "(generated from `dsl/schema.json`):", "",
+    out = ["In the IR (see [The IR](#the-ir)) each kind has these fields besides `kind`, `pos` and "
+           "`attr_pos` (generated from `dsl/schema.json`):", "",
            "| Kind | Written | IR fields |", "| --- | --- | --- |"]
     for kind in kinds:
         d = defs.get("decl_" + kind, {})
-        fields = [k for k in d.get("properties", {}) if k not in ("kind", "pos")]
+        fields = [k for k in d.get("properties", {}) if k not in ("kind", "pos", "attr_pos")]
         out.append("| `%s` | %s | %s |" % (kind, _cell(d.get("description", "")),
                                            ", ".join("`%s`" % f for f in fields)))
     return "\n".join(out) + "\n"
