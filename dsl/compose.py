@@ -59,7 +59,9 @@ SEPARATOR = "+"
 def split_variants(variant) -> list[str]:
     """``"kings_favor+express"``, ``["kings_favor", "express"]`` or None -> a list of names or paths.
 
-    A name that is an existing file is a path and is not split (a path may hold a '+')."""
+    A name that is an existing file is a path and is not split (a path may hold a '+'), also
+    when it is one of several joined (``kings_favor+/tmp/my+var.rules``: repeated ``--variant``
+    options, a log's or a save's variants): the longest run of parts that names a file is one."""
     if not variant:
         return []
     items = [variant] if isinstance(variant, str) else list(variant)
@@ -68,7 +70,18 @@ def split_variants(variant) -> list[str]:
         if os.path.isfile(item) or SEPARATOR not in item:
             out.append(item)
         else:
-            out.extend(p for p in item.split(SEPARATOR) if p)
+            out.extend(_split_joined(item))
+    return out
+
+
+def _split_joined(item: str) -> list[str]:
+    parts = item.split(SEPARATOR)
+    out, i = [], 0
+    while i < len(parts):
+        j = next((j for j in range(len(parts), i + 1, -1) if os.path.isfile(SEPARATOR.join(parts[i:j]))), i + 1)
+        if SEPARATOR.join(parts[i:j]):
+            out.append(SEPARATOR.join(parts[i:j]))
+        i = j
     return out
 
 

@@ -342,3 +342,34 @@ def test_a_count_the_rules_allow_is_answered_without_reading_the_variants(monkey
         raise AssertionError("variants read for a count the rules allow")
     monkeypatch.setattr(loader, "variants_of", unexpected)
     assert loader.players_out_of_range(rs, 4) is None
+
+
+def test_a_variant_file_whose_path_holds_a_plus_composes(tmp_path, capsys):
+    # Once: `--variant kings_favor --variant /tmp/my+var.rules` (joined as "kings_favor+/tmp/my+var.rules"),
+    # `kings_favor+/tmp/my+var.rules` and `provost diff ys kings_favor+/tmp/my+var.rules` looked
+    # for the file "/tmp/my" (P005): the '+' of the path was taken for the composition's.
+    folder = tmp_path / "a+b"
+    folder.mkdir()
+    mine = folder / "my+var.rules"
+    mine.write_text('variant myvar "Mine" extends ys:\n    description "x"\n'
+                    '    replace let bank_start = {blue: 40, green: 40, yellow: 40, red: 40, black: 20, white: 5}\n')
+    path = str(mine)
+    assert split_variants(path) == [path]
+    assert split_variants("kings_favor+" + path) == ["kings_favor", path]
+    assert split_variants(path + "+kings_favor") == [path, "kings_favor"]
+    assert split_variants(["kings_favor", path]) == ["kings_favor", path]
+    assert split_variants("a+b") == ["a", "b"]
+    assert load_checked("ys", "kings_favor+" + path).variant == "kings_favor+myvar"
+    g = Game.new("ys", players=4, seed=2, variant="kings_favor+" + path)
+    g.apply(g.legal_options()[0])
+    assert Game.from_json(g.to_json()).s.to_dict() == g.s.to_dict()      # the save names the path
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "ys", "--variant", "kings_favor", "--variant", path, "--seed", "1",
+                 "--agents", "random", "--log", str(log)]) == 0
+    assert main(["replay", str(log)]) == 0
+    assert main(["check", path]) == 0
+    assert main(["play", path, "--players", "3", "--seed", "1", "--agents", "random", "--no-log"]) == 0
+    capsys.readouterr()
+    assert main(["diff", "ys", "kings_favor+" + path]) == 0
+    out = capsys.readouterr().out
+    assert "bank start" in out and "King's Favor" in out

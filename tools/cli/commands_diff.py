@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from provost.dsl.compose import is_composed
+from provost.dsl.compose import is_composed, split_variants
 from provost.dsl.diagnostics import RulesError, printable
 from provost.dsl.loader import load, load_composed, parse_file, resolve_path, shipped_game, variant_base
 from provost.dsl.source import is_bare_name
@@ -54,8 +54,8 @@ def run_diff(args) -> int:
     players = getattr(args, "players", None)
     a = _resolved(args.base, players)
     other = args.variant
-    if is_bare_name(other) and shipped_game(other) is None:
-        # A variant of A by name (or several, joined with '+').
+    if (is_bare_name(other) and shipped_game(other) is None) or len(split_variants(other)) > 1:
+        # A variant of A by name (or several, joined with '+', variant files among them).
         b, diags = load_composed(args.base, other, players)
         if b is None:
             raise _errors(diags)
