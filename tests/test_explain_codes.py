@@ -1,6 +1,7 @@
 """`provost check --explain CODE`: what a code means, with an example and the fix."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -61,3 +62,20 @@ def test_every_code_in_the_reference_is_explained(capsys):
 def test_the_codes_the_docs_show_come_with_an_example_and_the_fix(capsys, name):
     code, out, err = run(capsys, "check", "--explain", name)
     assert code == 0 and "\n\n    " in out and "\nFix: " in out, out
+
+
+def test_explain_with_a_path_is_a_usage_error_not_a_silent_skip(capsys):
+    # Once: `provost check --explain P005 broken.rules` explained P005 and exited 0 without
+    # checking the file.
+    code, out, err = run(capsys, "check", "--explain", "P005", "/nonexistent/broken.rules")
+    assert code == 2 and "checks no files" in err and "P005 (" not in out
+    code, out, err = run(capsys, "check", "--explain", "P005", "/nonexistent/broken.rules", "--format", "json")
+    report = json.loads(out)
+    assert code == 2 and report["ok"] is False and report["error"]["kind"] == "usage"
+
+
+def test_explain_in_json_is_one_json_object(capsys):
+    code, out, err = run(capsys, "check", "--explain", "p005", "--format", "json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["code"] == "P005" and report["severity"] == "error"
+    assert report["explanation"].startswith("P005 (error): ")

@@ -391,14 +391,19 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _explain_code(code: str) -> int:
+def _explain_code(code: str, fmt: str = "text") -> int:
     from provost.dsl.diagnostics import CODES, explanation
     from provost.tools.dev.gen_docs import import_code_modules
     import_code_modules()       # every module that registers codes: all of dsl/README.md's table
     text = explanation(code)
     if text is None:
         raise UsageError("unknown diagnostic code '%s'%s" % (code, did_you_mean(code.strip().upper(), sorted(CODES))))
-    sys.stdout.write(text)
+    if fmt == "json":           # one JSON object, as every --format json report
+        name = code.strip().upper()
+        print(json.dumps({"ok": True, "code": name, "severity": CODES[name][0], "summary": CODES[name][1],
+                          "explanation": text}, indent=2))
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -409,7 +414,11 @@ thousands); the summary line and JSON output count and list them all."""
 
 def cmd_check(args: argparse.Namespace) -> int:
     if args.explain is not None:
-        return _explain_code(args.explain)
+        if args.paths:          # once: the paths were silently not checked, exit 0
+            args.check_parser.print_usage(sys.stderr)
+            raise UsageError("check --explain CODE checks no files: run 'provost check --explain %s' and "
+                             "'provost check PATH...' separately" % args.explain.strip())
+        return _explain_code(args.explain, args.format)
     if not args.paths:
         args.check_parser.print_usage(sys.stderr)      # as for any other usage error
         raise UsageError("check needs a PATH (a rule file, an IR file or a folder), or --explain CODE")
