@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 
+from .diagnostics import one_line, printable
 from .prose import Prose
 
 
@@ -75,12 +76,10 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("")
         w("## What this variant changes")
         w("")
-        w("```")
         if "composed" in variant_head:   # variants composed on the command line: the resolved rules compared
-            out.extend(compare("the base game", base_decls, variant_head["composed"], decls)[2:])
+            out.append(_Verbatim(compare("the base game", base_decls, variant_head["composed"], decls)[2:]))
         else:
-            out.extend(describe(base_decls, variant_head))
-        w("```")
+            out.append(_Verbatim(describe(base_decls, variant_head)))
 
     w("")
     w("## Components")
@@ -234,7 +233,24 @@ def markdown(rs, base_decls: list[dict] | None = None, variant_head: dict | None
         w("## What every game keeps")
         w("")
         out.extend("- %s." % (d.get("title") or prose.name(d["name"])).rstrip(".") for d in invariants)
-    return "\n".join(out) + "\n"
+    # A rule's string may hold a line break (\n): on a line of its own it could start a heading,
+    # a list or a table of the rule file's making; each line stays one line.
+    return "\n".join(line.text if isinstance(line, _Verbatim) else one_line(line) for line in out) + "\n"
+
+
+class _Verbatim:
+    """Lines shown as they are, in a fenced block: a line break of a rule's string continues its
+    line indented, control characters are escaped, and the fence is longer than any run of
+    backticks inside, so that nothing a rule file says can close it."""
+
+    def __init__(self, lines: list[str]):
+        shown = []
+        for line in lines:
+            pad = line[:len(line) - len(line.lstrip(" "))] + "  "
+            shown.append(("\n" + pad).join(printable(part) for part in line.replace("\r\n", "\n").split("\n")))
+        body = "\n".join(shown)
+        fence = "`" * max(3, max((len(r) for r in re.findall("`+", body)), default=0) + 1)
+        self.text = "%s\n%s\n%s" % (fence, body, fence)
 
 
 def _unwrap(body: list) -> list:
@@ -314,8 +330,8 @@ def to_html(md: str, title: str) -> str:
     nav = ['<nav><strong>Contents</strong>\n<ul>']
     for level, anchor, text in toc:
         if level >= 2:
-            nav.append('<li class="l%d"><a href="#%s">%s</a></li>' % (level, anchor, html.escape(text)))
+            nav.append('<li class="l%d"><a href="#%s">%s</a></li>' % (level, anchor, html.escape(one_line(text))))
     nav.append("</ul></nav>")
     head, _, rest = body.partition("\n") if body.startswith("<h1") else ("", "", body)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style>"
-            "</head><body>\n%s\n%s\n%s</body></html>\n" % (html.escape(title), _CSS, head, "\n".join(nav), rest))
+            "</head><body>\n%s\n%s\n%s</body></html>\n" % (html.escape(one_line(title)), _CSS, head, "\n".join(nav), rest))

@@ -3,6 +3,8 @@ a user would: odd inputs, odd player counts, and what the README says they do.""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -218,3 +220,39 @@ def test_question_without_report_is_a_usage_error(capsys, command):
     code, out, err = run_cli(capsys, *command, "--question", "Is it fair?")
     assert code == 2 and out == ""
     assert err.strip() == "provost: error: --question is for --report FILE.html (the page that answers it)"
+
+
+def test_html_and_markdown_outputs_escape_what_they_write(ys3_log, tmp_path, capsys):
+    # Once: sim --report wrote the command line raw into its page (a path or --question holding
+    # ESC reached the HTML), the rulebook put a rule string's line break where it starts a
+    # heading or closes the variant's fenced block, and `serve --replay`'s game page wrote a log's
+    # agent names into HTML unescaped.
+    odd = tmp_path / "odd\x1b[2J.rules"
+    odd.write_text('variant odd "Odd\\n# Forged heading" extends ys:\n'
+                   '    description "x\\n```\\n## Out of the fence"\n'
+                   '    replace let bank_start = {blue: 40, green: 40, yellow: 40, red: 40, black: 20, white: 5}\n')
+    report = tmp_path / "r.html"
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "sim", str(odd), "--games", "2", "--seed", "1",
+                           "--agents", "random", "--report", str(report), "--question", "why\x07 `now`\x1b[2J?"],
+                          capture_output=True, text=True, timeout=300)
+    page = report.read_text(encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert not any(ord(c) < 32 and c not in "\n\t" for c in page)
+    assert "odd\\x1b[2J.rules" in page
+    for kind in ("md", "html"):
+        book = tmp_path / ("book." + kind)
+        code, out, err = run_cli(capsys, "rulebook", str(odd), "--format", kind, "-o", str(book))
+        text = book.read_text(encoding="utf-8")
+        assert code == 0 and "\x1b" not in text
+        assert "\n# Forged" not in text and "<h1 id=\"s1\">Forged" not in text
+        assert "\n## Out of the fence" not in text and ">Out of the fence</h2>" not in text
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from provost.tools.web.app import create_app
+    from provost.tools.web.table import Table
+    evil = _with_header(ys3_log, tmp_path, "evil.jsonl", agents=["<img src=x onerror=alert(1)>\x1b", "random", "random"])
+    t = Table.from_log(str(evil))
+    page = TestClient(create_app([], {}, None, replay=t)).get("/game/%s/%s" % (t.gid, t.host)).text
+    assert "<img" not in page and "\x1b" not in page and "&lt;img src=x onerror=alert(1)&gt;\\x1b" in page

@@ -14,6 +14,7 @@ import base64
 import io
 import re
 
+from provost.dsl.diagnostics import one_line
 from provost.dsl.rulebook import to_html
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")
@@ -21,8 +22,19 @@ _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~&])")
 
 def _md(text) -> str:
     """TEXT as literal Markdown: punctuation escaped, control characters shown as escapes."""
-    text = "".join(ch if ch.isprintable() else "\\u%04x" % ord(ch) for ch in str(text))
+    text = "".join(ch if ch.isprintable() else "\\u%04x" % ord(ch) for ch in one_line(text))
     return _SPECIAL.sub(r"\\\1", text)
+
+
+def _code(text, cell: bool = False) -> str:
+    """TEXT as a Markdown code span: on one line, control characters shown as escapes (``\\x1b``),
+    delimited by more backticks than it holds (in a table's CELL, its '|' escaped)."""
+    text = one_line(text)
+    if cell:
+        text = text.replace("|", "\\|")
+    ticks = "`" * (max((len(r) for r in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return "%s%s%s%s%s" % (ticks, pad, text, pad, ticks)
 
 
 def _title(rep: dict) -> str:
@@ -99,12 +111,12 @@ def _difference_findings(cmp: dict) -> list[str]:
 def _settings(reports: list[dict], command: str | None) -> list[str]:
     rows = []
     for rep in reports:
-        rows.append([_md(_title(rep)), "`%s`" % rep["ruleset_hash"][:16], str(rep["players"]),
+        rows.append([_md(_title(rep)), _code(rep["ruleset_hash"][:16]), str(rep["players"]),
                      _md(", ".join(rep["agents"])), "%d of %d" % (rep["games"], rep["requested"]),
                      "%d..%d" % (rep["seed"], rep["seed"] + rep["requested"] - 1)])
     out = _table(["rules", "digest", "players", "agents", "games", "seeds"], rows)
     if command:
-        out += ["Command: `%s`" % command.replace("`", "'"), ""]
+        out += ["Command: %s" % _code(command), ""]
     return out
 
 
@@ -131,7 +143,7 @@ def _report_tables(rep: dict) -> list[str]:
                 "against the other seat-games (%d); the 20 largest differences:" % (
                     ow["winner_seat_games"], ow["other_seat_games"]), ""]
         out += _table(["option", "winners", "others", "difference (pts)", "interval", "significant"],
-                      [["`%s`" % e["option"].replace("`", "'"), _pct(e["winners"]), _pct(e["others"]), _pts(e["diff"]),
+                      [[_code(e["option"], cell=True), _pct(e["winners"]), _pct(e["others"]), _pts(e["diff"]),
                         _ci(e["ci95"], 100, "%+.1f"), "yes" if e["significant"] else "no"] for e in ranked])
     lc, fm, br, ln = d["lead_changes"], d["final_margin"], d["branching"], rep["length"]
     out += _table(["game figure", "mean", "sd", "min", "max"], [
@@ -222,7 +234,7 @@ def render_sweep_markdown(doc: dict, question: str | None = None, command: str |
                    _md(doc["baseline"])]])
     md += _table(["setting", "games with an error"], [[_md(e["label"]), str(len(e["errors"]))] for e in settings])
     if command:
-        md += ["Command: `%s`" % command.replace("`", "'"), ""]
+        md += ["Command: %s" % _code(command), ""]
     findings = []
     for e in settings[1:]:
         for metric, d in e["vs_baseline"].items():

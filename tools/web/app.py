@@ -17,6 +17,7 @@ Every answer to a seat is built from that seat's observation.  Bad requests get 
 """
 from __future__ import annotations
 
+import html
 import json
 import os
 
@@ -25,6 +26,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+
+from provost.dsl.diagnostics import one_line
 
 from .assets import static_text
 from .table import BOT_AGENTS, Table, TableError
@@ -168,7 +171,9 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
     async def game_page(request: Request):
         t = tables.get(request.path_params["gid"])
         t.check_host(request.path_params["key"])
-        rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % (l["url"], l["name"], l["agent"]) for l in t.links())
+        # (a replay's agents are its log's, any text: escaped like everything written into HTML)
+        rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % tuple(html.escape(one_line(l[k])) for k in ("url", "name", "agent"))
+                       for l in t.links())
         rows += '<li><a href="%s" id="watchlink">Spectators</a> (what every seat sees)</li>' % t.watch_link()
         return HTMLResponse(static_text("links.html").replace("{{rows}}", rows))
 

@@ -12,6 +12,7 @@ import gzip
 import html
 import json
 
+from provost.dsl.diagnostics import one_line
 from provost.interpreter.boardview import board_view
 
 from .assets import static_text
@@ -55,7 +56,7 @@ def replay_html(log_path: str) -> str:
         raise ReplayError(e.message) from None
     data = frames_of(t)
     packed = base64.b64encode(gzip.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"), 9, mtime=0))
-    title = html.escape(data["frames"][0][0]["title"] if data["frames"] and data["frames"][0] else "game")
+    title = html.escape(one_line(data["frames"][0][0]["title"] if data["frames"] and data["frames"][0] else "game"))
     return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>provost — %s replay</title>\n"
             "<style>%s</style></head>\n<body><div id=\"app\"></div>\n"
             "<script type=\"application/octet-stream\" id=\"provost-data\">%s</script>\n"
