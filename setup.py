@@ -15,8 +15,8 @@ play a random game in 17-20% fewer instructions).  Variants and other rule files
 on demand with ``provost compile``.
 
 The shipped rules' derived files (the grammar's tables, each file's IR, each ruleset's check
-results) are made too, into dsl/_prebuilt/ (dsl/prebuilt.py): the first check or game of a
-shipped ruleset after installing starts as fast as the next ones.
+results) are made too, into dsl/_prebuilt/ (dsl/prebuilt.py), whether anything compiles or not:
+the first check or game of a shipped ruleset after installing starts as fast as the next ones.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import types
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # The modules the engine spends its time in (expressions.py only builds code: not here; the
 # helpers its code calls are in runtime.py).
@@ -168,4 +169,18 @@ class BuildAndRecord(build_ext):
         _prebuild_derived(os.path.join(os.path.dirname(self.get_ext_fullpath("provost.dsl.x")), "_prebuilt"))
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildAndRecord})
+class BuildPyAndPrebuild(build_py):
+    """build_py that makes the shipped rules' derived files when nothing is compiled
+    (PROVOST_NO_COMPILE=1, no Cython): build_ext, which makes them after compiling, does not
+    run then, and they are plain JSON that need no compiler (a few seconds)."""
+
+    def run(self):
+        super().run()
+        if self.distribution.has_ext_modules():
+            return                  # BuildAndRecord makes them (build_ext runs after build_py)
+        # provost.dsl's folder: dsl/ for an editable install, else under build_lib.
+        folder = "dsl" if self.editable_mode else os.path.join(self.build_lib, *"provost.dsl".split("."))
+        _prebuild_derived(os.path.join(folder, "_prebuilt"))
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildAndRecord, "build_py": BuildPyAndPrebuild})

@@ -8,6 +8,7 @@ nothing is written to the user's cache.  An edited file is never served from the
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -96,3 +97,23 @@ def test_an_edited_copy_of_a_shipped_file_is_parsed_and_checked_itself(tmp_path)
     start = next(d for d in load_checked(str(mine)).decls if d.get("name") == "start_money")
     assert "9" in repr(start) and start != next(d for d in load_checked("caylus").decls
                                                   if d.get("name") == "start_money")
+
+
+def test_a_build_that_compiles_nothing_makes_the_derived_files_too(tmp_path):
+    """Once: with PROVOST_NO_COMPILE=1 (or no Cython) setup.py declared no extension, so build_ext,
+    which made dsl/_prebuilt/, never ran, and such an install parsed and checked the shipped rules
+    on first use.  build_py makes them then (into build_lib; into dsl/ for an editable install)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    source = tmp_path / "src"         # a checkout with no build's files in it
+    shutil.copytree(root, source, ignore=shutil.ignore_patterns(
+        ".*", "build", "dist", "*.egg-info", "_prebuilt", "_native", "__pycache__", "*.so", "*.c", "tests", "docs"))
+    env = dict(os.environ, PROVOST_NO_COMPILE="1")
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+                          cwd=source, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "were not made" not in done.stderr
+    made = os.listdir(tmp_path / "lib" / "provost" / "dsl" / "_prebuilt")
+    assert any(f.startswith("ir-") for f in made) and any(f.startswith("checks-") for f in made)
+    if current():       # (check results name the files' folder, here another one)
+        same = lambda names: sorted(f for f in names if f.startswith(("grammar-", "ir-")))  # noqa: E731
+        assert same(made) == same(os.listdir(prebuilt.DIR))
