@@ -42,6 +42,7 @@ from pettingzoo.utils import wrappers
 
 from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
+from provost.interpreter.rng import checked_seed
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
@@ -101,8 +102,8 @@ class ProvostAECEnv(PicklesAsSave, AECEnv):
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
+            game_seed = checked_seed(seed)      # numpy's integers too; 1.5, "1" or True refused
+            self._seeds = random.Random(game_seed)
         else:
             game_seed = self._seeds.randrange(2 ** 31)
         self.game = Game.new(self.rs, players=self.players, seed=game_seed)

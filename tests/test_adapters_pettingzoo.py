@@ -150,3 +150,18 @@ def test_the_env_pickles_mid_game_and_plays_on_the_same():
     e.reset()
     copies[0].reset()                       # the next game's seed comes from the pickled generator
     assert e.game.to_json() == copies[0].game.to_json()
+
+
+def test_reset_takes_numpy_seeds_and_refuses_what_is_not_a_seed():
+    # Once: reset(seed=np.int64(5)) raised random.Random's TypeError, and reset(seed=1.5) or
+    # reset(seed="1") silently played the game of seed 1 (with another generator for later resets).
+    import numpy as np
+
+    e = env("caylus", players=3)
+    e.reset(seed=np.int64(5))
+    first = e.game.seed
+    e.reset(seed=5)
+    assert e.game.seed == first
+    for bad in (1.5, "1", True, -1, 2 ** 64):
+        with pytest.raises(ValueError, match="a seed is a whole number"):
+            e.reset(seed=bad)
