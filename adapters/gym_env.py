@@ -72,6 +72,9 @@ class ProvostEnv(PicklesAsSave, gymnasium.Env):
             raise ValueError("opponents: one name, or one per other seat (%d)" % (self.players - 1))
         for k, name in enumerate(names):
             if k != seat:
+                if name == "human":             # it would wait on stdin inside step() (or a worker process)
+                    raise ValueError("opponents: 'human' is for provost play (or provost serve); the opponents "
+                                     "of an environment are bots (random, greedy, policy, mcts:N)")
                 make_agent(name, 0, k)          # an unknown name fails here, naming the known ones
         self.opponent_names, self.seat = names, seat
         self.catalogue = catalogue_for(self.rs, players=self.players, games=catalogue_games)

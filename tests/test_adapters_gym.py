@@ -148,3 +148,12 @@ def test_a_fresh_env_pickles_and_a_spawned_vector_env_steps():
         assert obs.shape[0] == 2 and not terminated.any()
     finally:
         vec.close()
+
+
+def test_a_human_opponent_is_refused_not_waited_for():
+    # Once: opponents="human" was accepted, and reset() then prompted on stdin for the human
+    # seat (waiting forever in a vector env's worker, or failing with HumanInputEnded).
+    with pytest.raises(ValueError, match="'human' is for provost play"):
+        gymnasium.make("provost/Caylus-v0", players=3, opponents="human", catalogue_games=20)
+    with pytest.raises(ValueError, match="'human' is for provost play"):
+        gymnasium.make("provost/Caylus-v0", players=3, opponents=["greedy", "human"], seat=0, catalogue_games=20)
