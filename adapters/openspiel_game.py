@@ -6,7 +6,8 @@
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 ``register(ruleset)`` registers any other ruleset (a shipped name or a path) as
-``python_provost_<name>``; its parameters are ``variant`` (a variant name, ""
+``python_provost_<name>`` (``_<variant>`` added for a variant file, and the rules' digest when
+other rules of that name are registered: an edited copy of a shipped game); its parameters are ``variant`` (a variant name, ""
 for the base rules), ``players`` and ``seed``.
 
 GameType, and why:
@@ -78,7 +79,7 @@ MAX_GAME_LENGTH = 20000
 DEALS = 4096
 SHIPPED = ("caylus", "caylus1303", "ys")
 
-_registered: dict = {}
+_registered: dict = {}      # short name -> (the rules' digest without positions, the game's class)
 
 
 def _engine_seed(seed: int, k: int) -> int:
@@ -107,14 +108,21 @@ def _box_from_save(saved):
 
 
 def _load_game(ruleset: str, short: str, params: dict):
-    register(ruleset)
-    return pyspiel.load_game(short, params)
+    # The name register gives in this process (``short`` was the pickling process's: another
+    # ruleset of the same name registered first there gives this one a suffixed name here).
+    return pyspiel.load_game(register(ruleset), params)
 
 
 def register(ruleset: str = "caylus") -> str:
-    """Register the ruleset as an OpenSpiel game; returns its short name (``python_provost_<name>``)."""
+    """Register the ruleset as an OpenSpiel game; returns its short name: ``python_provost_<name>``,
+    with ``_<variant>`` for a variant file, and the rules' digest after it when other rules of
+    that name are registered already (an edited copy of a shipped game, two variant files)."""
     base = load_checked(ruleset)
-    short = "python_provost_" + re.sub(r"[^a-z0-9_]", "_", base.name.lower())
+    key = base.digest_without_positions()
+    name = base.name + ("_" + base.variant if base.variant else "")
+    short = "python_provost_" + re.sub(r"[^a-z0-9_]", "_", name.lower())
+    if short in _registered and _registered[short][0] != key:
+        short += "_" + key[:8]          # once: the shipped game's name, and its rules, were given back
     if short in _registered:
         return short
     g0 = Game.new(base, seed=0)
@@ -185,7 +193,7 @@ def register(ruleset: str = "caylus") -> str:
 
     ProvostGame.__name__ = "ProvostGame_" + short
     pyspiel.register_game(game_type, ProvostGame)
-    _registered[short] = ProvostGame
+    _registered[short] = (key, ProvostGame)
     return short
 
 

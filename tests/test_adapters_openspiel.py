@@ -233,3 +233,31 @@ def test_a_perfect_information_game_resamples_to_the_same_world_with_its_history
         assert world.engine.to_json() == s.engine.to_json()
         assert world.information_state_string(p) == s.information_state_string(p)
         assert game.deserialize_state(world.serialize()).engine.to_json() == s.engine.to_json()
+
+
+def test_a_variant_file_or_an_edited_copy_registers_as_its_own_game(tmp_path):
+    # Once: register() named the game by the rules' game name alone, so a variant file of Ys or
+    # an edited copy of caylus.rules got "python_provost_ys" / "_caylus" back: the shipped rules,
+    # the user's changes silently left out.
+    import pickle
+
+    from provost.dsl.loader import shipped_dir
+
+    mine = tmp_path / "a+b" / "my+var.rules"
+    mine.parent.mkdir()
+    mine.write_text('variant myvar "Mine" extends ys:\n    description "x"\n'
+                    '    replace let bank_start = {blue: 40, green: 40, yellow: 40, red: 40, black: 20, white: 5}\n')
+    short = osg.register(str(mine))
+    assert short == "python_provost_ys_myvar" and osg.register(str(mine)) == short
+    game = pyspiel.load_game(short)
+    bank = next(d for d in game.rs.decls if d.get("name") == "bank_start")
+    assert bank["value"]["items"][0][1]["v"] == 40
+    assert pickle.loads(pickle.dumps(game)).get_type().short_name == short
+    copy = tmp_path / "caylus.rules"
+    with open("%s/caylus.rules" % shipped_dir(), encoding="utf-8") as f:
+        copy.write_text(f.read().replace("4: 7, 5: 7}", "4: 9, 5: 7}"), encoding="utf-8")
+    other = osg.register(str(copy))
+    assert other.startswith("python_provost_caylus_") and other != "python_provost_caylus"
+    start = next(d for d in pyspiel.load_game(other).rs.decls if d.get("name") == "start_money")
+    assert "9" in repr(start)
+    assert osg.register("caylus") == "python_provost_caylus"
