@@ -116,6 +116,8 @@ class Catalogue:
         return option in self.index
 
     def action_of(self, i: int) -> str:
+        if not 0 <= i < len(self.actions):      # (a negative index is not the last action)
+            raise IndexError("action %r is not one of 0..%d" % (i, len(self.actions) - 1))
         return self.actions[i]
 
     def index_of(self, option: str) -> int:
