@@ -47,3 +47,17 @@ def test_greedy_outrates_random_and_jobs_do_not_change_the_ratings(capsys):
 def test_one_agent_is_a_usage_error(capsys):
     code, out, err = run_cli(capsys, "rate", "caylus", "--agents", "random")
     assert code == 2 and "at least two" in err
+
+
+def test_more_agents_than_seats_is_a_round_robin_too(capsys):
+    # Once: `rate caylus --players 3 --agents random,greedy,policy,mcts:2` stopped at "4 agents
+    # given for 3 players" (exit 2), though the seatings are made for it (every group of 3).
+    code, out, err = run_cli(capsys, "rate", "caylus", "--players", "3", "--agents", "random,greedy,policy,mcts:2",
+                             "--games", "12", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert sorted(a["agent"] for a in report["agents"]) == ["greedy", "mcts:2", "policy", "random"]
+    assert all(len(s["agents"]) == 3 for s in report["seatings"]) and report["games"] == 12
+    for bad, says in (("random,nope", "unknown agent 'nope'"), ("random,human", "'human' is for provost play")):
+        code, out, err = run_cli(capsys, "rate", "caylus", "--players", "3", "--agents", bad, "--games", "2")
+        assert code == 2 and says in err

@@ -49,7 +49,11 @@ def run_rate(args: argparse.Namespace) -> int:
     if len(pool) < 2:
         raise UsageError("--agents: name at least two different agents to rate")
     check_seed_span(args.seed, args.games)
-    probe = _spec_for(args.ruleset, args.variant, args.players, pool, args.seed)   # validates every name
+    # More agents than seats is a round robin too (ratings.seatings: every seating of every group):
+    # the rules and each name are checked one name at a time, never as one agent per seat.
+    probe = _spec_for(args.ruleset, args.variant, args.players, pool[:1], args.seed)
+    for name in pool[1:]:
+        _spec_for(args.ruleset, args.variant, args.players, [name], args.seed)     # validates the name
     humans, neutral = probe.players, len(probe.agents) - probe.players
     plan = _plan(args.games, seatings(pool, humans))
     specs = [dataclasses.replace(probe, agents=tuple(seating) + (NEUTRAL,) * neutral, seed=args.seed + offset)
