@@ -74,11 +74,17 @@ def split_variants(variant) -> list[str]:
     return out
 
 
+#: At most this many '+' in one path of a joined argument: a save's or a log's variants are
+#: untrusted, and each run of parts tried is a stat of the file system.
+MAX_SEPARATORS_IN_PATH = 8
+
+
 def _split_joined(item: str) -> list[str]:
     parts = item.split(SEPARATOR)
     out, i = [], 0
     while i < len(parts):
-        j = next((j for j in range(len(parts), i + 1, -1) if os.path.isfile(SEPARATOR.join(parts[i:j]))), i + 1)
+        longest = min(len(parts), i + 1 + MAX_SEPARATORS_IN_PATH)
+        j = next((j for j in range(longest, i + 1, -1) if os.path.isfile(SEPARATOR.join(parts[i:j]))), i + 1)
         if SEPARATOR.join(parts[i:j]):
             out.append(SEPARATOR.join(parts[i:j]))
         i = j
