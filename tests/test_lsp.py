@@ -617,3 +617,47 @@ def test_a_rename_to_a_taken_name_or_no_name_is_refused(files):
                 assert reason in str(e.value), e.value
 
     asyncio.run(session())
+
+
+def test_a_position_past_the_end_of_a_document_is_answered_with_nothing(files):
+    """A completion asked past the document's last line (a stale request after the text shrank)
+    answers nothing, as hover and definition do there; it is not an internal error."""
+    base, variant = files
+
+    async def session():
+        async with Session() as s:
+            vuri = s.open(variant)
+            await s.wait(vuri)
+            assert await s.complete(vuri, T.Position(1000, 1000)) == {}
+            sent = time.perf_counter()
+            s.change(vuri, "")
+            await s.wait(vuri, since=sent)
+            assert await s.complete(vuri, T.Position(4, 8)) == {}
+            doc = T.TextDocumentIdentifier(uri=vuri)
+            assert await s.ask(s.client.text_document_hover_async(T.HoverParams(
+                text_document=doc, position=T.Position(4, 8)))) is None
+
+    asyncio.run(session())
+
+
+def test_a_request_about_a_document_not_open_is_answered_from_its_file(files):
+    """Hover, completion and references on a document the editor has not opened (or closed
+    meanwhile) read its file as saved, and a document with no file answers nothing: no internal error."""
+    base, variant = files
+
+    async def session():
+        async with Session() as s:
+            s.open(base)
+            doc = T.TextDocumentIdentifier(uri=from_fs_path(str(variant)))
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(
+                text_document=doc, position=at(variant.read_text(), "start_money"))))
+            assert h is not None and "start_money" in h.contents.value
+            assert "gain" in await s.complete(doc.uri, T.Position(4, 8))
+            gone = T.TextDocumentIdentifier(uri=from_fs_path(str(variant.parent / "gone.rules")))
+            assert await s.ask(s.client.text_document_hover_async(T.HoverParams(
+                text_document=gone, position=T.Position(0, 0)))) is None
+            refs = await s.ask(s.client.text_document_references_async(T.ReferenceParams(
+                text_document=gone, position=T.Position(0, 0), context=T.ReferenceContext(include_declaration=True))))
+            assert not refs
+
+    asyncio.run(session())

@@ -244,7 +244,9 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     names after `remove` where those are expected."""
     text = texts[_abs(path)]
     lines = text.split("\n")
-    current = lines[line] if 0 <= line < len(lines) else ""
+    if not 0 <= line < len(lines):
+        return []                 # a position past the document's end (a stale request): nothing is typed there
+    current = lines[line]
     col = min(col, len(current))
     start = col
     while start > 0 and (current[start - 1].isalnum() or current[start - 1] == "_"):

@@ -129,8 +129,14 @@ def _range(path: str, texts: dict[str, str], line: int, start: int, end_line: in
 
 
 def _at(params) -> tuple[str, dict[str, str], int, int]:
-    """A request's document path, the open texts and its position in characters."""
+    """A request's document path, the open texts and its position in characters.  A document
+    the editor has not opened (or closed meanwhile) is answered from its file as saved (none: empty)."""
     path, texts = _path(params.text_document.uri), _texts()
+    if path not in texts:
+        try:
+            texts[path] = _file_text(path, os.stat(path).st_mtime_ns)
+        except (OSError, UnicodeDecodeError, ValueError):
+            texts[path] = ""
     return path, texts, params.position.line, _column_in(path, texts, params.position)
 
 
