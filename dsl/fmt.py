@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .source import follow_indent
+from .source import follow_indent, indent_width
 
 INDENT = "    "
 TOKEN = re.compile(r'''
@@ -89,7 +89,7 @@ def _format_code(tokens: list[tuple[str, str, str]]) -> str:
 
 
 def _width(leading: str) -> int:
-    return len(leading.expandtabs(8))
+    return indent_width(leading)
 
 
 def format_text(text: str) -> str:
@@ -109,7 +109,11 @@ def format_text(text: str) -> str:
             out.append("")
         blank = 0
         leading = line[:len(line) - len(line.lstrip(" \t\f"))]
-        tokens = _tokens(body.rstrip("\\").rstrip() if body.endswith("\\") else body)
+        # A backslash at the end continues the line, unless a comment ends there (it is the comment's).
+        continues = body.endswith("\\")
+        tokens = _tokens(body[:-1].rstrip() if continues else body)
+        if continues and tokens and tokens[-1][0] == "comment":
+            continues, tokens = False, _tokens(body)
         if depth or continued:
             indent = leading          # a continuation keeps its alignment
         elif tokens[0][0] == "comment":
@@ -119,7 +123,7 @@ def format_text(text: str) -> str:
                 raise Unformattable("an indentation that matches no open block: %r" % line)
             indent = INDENT * (len(stack) - 1)
         code = _format_code(tokens) if tokens else ""
-        if body.endswith("\\"):
+        if continues:
             code += " \\"
         out.append(indent + code)
         for kind, t, _ in tokens:
@@ -127,7 +131,7 @@ def format_text(text: str) -> str:
                 depth += 1
             elif kind == "op" and t in CLOSE:
                 depth = max(0, depth - 1)
-        continued = body.endswith("\\")
+        continued = continues
     return "\n".join(out) + "\n" if out else ""
 
 

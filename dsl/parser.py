@@ -20,7 +20,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import prebuilt, usercache
 from .diagnostics import SHOWN_SUFFIXES, Diagnostic, explain, register
-from .source import follow_indent
+from .source import follow_indent, indent_width
 
 register("P100", "error", "syntax error: unexpected token")
 register("P101", "error", "syntax error: unexpected character")
@@ -305,7 +305,7 @@ def _line_of_bad_dedent(text: str) -> int:
         body = raw.split("#", 1)[0]
         if not body.strip():
             continue
-        width = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+        width = indent_width(raw)
         if not follow_indent(stack, width):
             return i
     return 1

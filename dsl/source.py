@@ -100,6 +100,14 @@ def edited_texts(texts: dict[str, str]):
         _OVERLAY.update(saved)
 
 
+def indent_width(leading: str) -> int:
+    """How deep a line starting with LEADING whitespace is indented, counted as the parser's
+    indenter counts it: the spaces and tabs before anything else, a tab 8 (wherever it stands:
+    "  \\t" is 10, not the 8 a tab stop would make it)."""
+    head = leading[:len(leading) - len(leading.lstrip(" \t"))]
+    return head.count(" ") + 8 * head.count("\t")
+
+
 def follow_indent(stack: list[int], width: int) -> bool:
     """Move the stack of open blocks' indentation widths to a code line indented WIDTH, as the
     parser's indenter does: deeper opens a block, shallower closes blocks back to one of equal

@@ -82,6 +82,40 @@ def test_comments_and_strings_are_kept_as_written():
     assert '"A  title,with  spaces"' in out and "# a comment ,  with  odd spacing" in out and "#  after code" in out
 
 
+def test_a_comment_ending_in_a_backslash_continues_nothing(tmp_path):
+    """A backslash at the end of a comment is the comment's, as the parser reads it: the next
+    line is indented as its block says and the comment is kept as written (the formatter took it
+    for a line continuation, kept the next line's old indentation and broke the file)."""
+    text = ('variant bs "Backslash" extends ys:\n  description "x"\n  # a note\\\n'
+            '  replace let placement_rounds = 3\n  replace let draft_rounds=1\n')
+    out = format_text(text)
+    assert out == ('variant bs "Backslash" extends ys:\n    description "x"\n    # a note\\\n'
+                   '    replace let placement_rounds = 3\n    replace let draft_rounds = 1\n')
+    assert format_text(out) == out
+    before, after = tmp_path / "a.rules", tmp_path / "b.rules"
+    before.write_text(text)
+    after.write_text(out)
+    assert ir_of(before) == ir_of(after)
+
+
+def test_a_tab_after_spaces_is_as_deep_as_the_parser_reads_it(tmp_path):
+    """The parser counts a tab as 8 wherever it stands ("  \\t" is 10, as deep as "\\t  "), not
+    to the next tab stop: a line indented so stays in the block it is in, and a bad dedent is
+    reported at its own line."""
+    text = ('variant tabs "Tabs" extends caylus:\n    description "x"\n    effect bonus(p):\n'
+            '\tif p > 0:\n\t  gain 1 denier\n  \tgain 2 denier\n')
+    out = format_text(text)
+    assert out.endswith("        if p > 0:\n            gain 1 denier\n            gain 2 denier\n"), out
+    before, after = tmp_path / "a.rules", tmp_path / "b.rules"
+    before.write_text(text)
+    after.write_text(out)
+    assert ir_of(before) == ir_of(after)
+    from provost.dsl.parser import parse_text
+    _, found = parse_text('variant dd "D" extends caylus:\n    description "x"\n    effect bonus(p):\n'
+                          '  \tgain 1 denier\n\tgain 2 denier\n', "caylus.dd.rules")
+    assert [(d.code, d.line) for d in found] == [("P102", 5)]
+
+
 def test_what_cannot_be_formatted_safely_is_refused():
     with pytest.raises(Unformattable):
         format_text("game g:\n        score pp\n    players 2..2\n")     # a dedent to no open block
