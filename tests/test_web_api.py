@@ -107,6 +107,44 @@ def test_odd_values_get_a_400_not_a_500(offered, tmp_path):
     assert r.status_code == 400 and "number of decisions" in r.json()["error"]
 
 
+def test_a_huge_body_is_refused_without_being_read(offered, tmp_path):
+    """A body over the limit gets its 413 once the limit is passed: the server does not hold
+    the whole of it (a few gigabytes posted would have been read into memory first), and one
+    whose declared length is over the limit is refused before a byte of it is read."""
+    import asyncio
+
+    from provost.tools.web.app import MAX_BODY
+
+    app = create_app(offered, {}, str(tmp_path))
+    chunk = b" " * 65536
+
+    def post(headers, chunks):
+        sent, read, out = {"status": None}, [0], []
+
+        async def receive():
+            read[0] += 1
+            return {"type": "http.request", "body": chunk, "more_body": read[0] < chunks}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                sent["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                out.append(message.get("body", b""))
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/api/games", "raw_path": b"/api/games", "root_path": "", "query_string": b"",
+                 "headers": [(k.encode(), v.encode()) for k, v in headers], "client": ("127.0.0.1", 1),
+                 "server": ("127.0.0.1", 80)}
+        asyncio.run(app(scope, receive, send))
+        return sent["status"], json.loads(b"".join(out)), read[0]
+
+    status, answer, read = post([("content-type", "application/json")], 2000)      # 128 MB, chunked
+    assert status == 413 and "too large" in answer["error"]
+    assert read <= MAX_BODY // len(chunk) + 2, read
+    status, answer, read = post([("content-type", "application/json"), ("content-length", str(1 << 40))], 2000)
+    assert status == 413 and read == 0
+
+
 def test_bad_requests_get_4xx_with_reasons(offered, tmp_path):
     c = client(offered, tmp_path)
     assert "unknown ruleset" in c.post("/api/games", json={"ruleset": "chess"}).json()["error"]

@@ -89,9 +89,16 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
     allowed = {r["ruleset"]: {v["name"] for v in r["variants"]} for r in rulesets}
 
     async def body(request: Request) -> dict:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise TableError(413, "request too large")
+        # Read no further than the limit: a body of gigabytes must not be held in memory to be refused.
+        declared = request.headers.get("content-length", "")
+        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+            raise TableError(413, "request too large (at most %d bytes)" % MAX_BODY)
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise TableError(413, "request too large (at most %d bytes)" % MAX_BODY)
+        raw = bytes(raw)
         try:
             data = json.loads(raw or b"{}")
         except (ValueError, RecursionError):        # (RecursionError: nested too deep to read)
