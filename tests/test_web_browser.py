@@ -315,6 +315,19 @@ def test_a_narrow_window_shows_the_decision_without_scrolling(browser, server):
     page.close()
 
 
+@pytest.mark.parametrize("ruleset", ["ys", "caylus"])
+def test_a_phone_wide_window_never_scrolls_sideways(browser, server, ruleset):
+    """At 360 px nothing of the board widens the page (Ys's quotation scales, 0 to 14, made it
+    526 px wide): a scale's row wraps under its label, and what is still too wide scrolls in its box."""
+    page = _seat_page(browser, server, {"width": 360, "height": 800}, ruleset=ruleset)
+    page.wait_for_selector("button.opt")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for box in page.locator(".scalerow").all():
+        b = box.bounding_box()
+        assert b["x"] + b["width"] <= 360, b
+    page.close()
+
+
 def test_the_bot_speed_menu_is_with_the_decision_in_either_layout(browser, server):
     """The bot speed menu is one of the controls beside the decision: below 900 px it comes with
     the decision and the step-through, before the board (not under the player panels), in sight
