@@ -372,6 +372,33 @@ def test_a_collapsed_section_stays_collapsed(browser, server):
     page.close()
 
 
+def test_a_reload_keeps_the_decision_stepped_to_and_the_bot_speed(browser, server):
+    """Stepping back through the game, or choosing the bots' speed, then reloading the page: the
+    same decision is shown and the same speed kept (a reload went back to now, at normal speed)."""
+    page = _seat_page(browser, server, seed=5)
+    while int(page.locator("#app").get_attribute("data-n") or 0) < 4:     # a few decisions to step back through
+        page.wait_for_selector("button.opt")
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").first.click()
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before)
+    page.wait_for_selector("button.opt")
+    page.select_option("#speed", "150")
+    page.locator("#slider").fill("2")
+    page.dispatch_event("#slider", "change")
+    page.wait_for_selector("text=Showing the board before decision 3")
+    total = int(page.locator("#app").get_attribute("data-n"))
+    page.reload()
+    page.wait_for_selector("text=Showing the board before decision 3")
+    assert page.locator("#stepat").inner_text().strip() == "2 / %d" % total
+    assert page.input_value("#speed") == "150"
+    page.click("text=Back to now")
+    page.wait_for_selector("button.opt")
+    page.reload()
+    page.wait_for_selector("button.opt")
+    assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (total, total)
+    page.close()
+
+
 def test_why_not_always_says_something_in_the_page(browser, server):
     """Asking with nothing typed says what to ask; a place that is not an option says why."""
     page = _seat_page(browser, server)

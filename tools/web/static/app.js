@@ -227,13 +227,26 @@ const Provost = (() => {
     const params = new URLSearchParams(location.search);
     let speed = params.has("speed") ? Number(params.get("speed")) : 600;
     const app = document.getElementById("app");
-    let state = null, at = null, busy = false, message = "", whyText = "";
+    // The decision stepped to and the speed chosen are kept in the address: a reload keeps them.
+    let state = null, at = /^[0-9]{1,9}$/.test(params.get("at") || "") ? Number(params.get("at")) : null;
+    let busy = false, message = "", whyText = "";
+    function remember(chosenSpeed) {
+      const q = new URLSearchParams(location.search);
+      if (at === null) q.delete("at"); else q.set("at", at);
+      if (chosenSpeed) q.set("speed", speed);
+      const query = q.toString();
+      history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
+    }
 
     async function load() {
       try { show(await api(base + (at !== null ? `?at=${at}` : ""))); }
       catch (e) { message = e.message; render(); }
     }
-    function show(s) { state = s; render(); schedule(); }
+    function show(s) {
+      state = s;
+      if (at !== null && at >= s.decisions) at = null;     // (a place past the game's end: now)
+      remember(); render(); schedule();
+    }
     function schedule() {
       if (state && state.bot_to_move && at === null) setTimeout(advance, speed);
     }
@@ -313,7 +326,7 @@ const Provost = (() => {
       // (the speed menu is one of the controls: in a narrow window it comes first with them)
       side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider,
         el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`)),
-        el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); }},
+        el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); remember(true); }},
           [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
             el("option", {value: ms, selected: ms === speed}, l))))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
