@@ -6,6 +6,8 @@ Statements carry the key ``"s"`` and expressions the key ``"e"``; both keep
 """
 from __future__ import annotations
 
+import re
+
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
 
@@ -19,9 +21,15 @@ def _tok_pos(tok: Token) -> list[int]:
     return [tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column]
 
 
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n"}
+_ESCAPE = re.compile(r"\\(.)")
+
+
 def _string_value(tok: Token) -> str:
+    """A string's text: its escapes read in one pass from the left (``"a\\\\nb"`` is a backslash
+    and an ``n``, not a line break); any other backslash stays as written."""
     raw = str(tok)[1:-1]
-    return raw.replace('\\"', '"').replace("\\\\", "\\").replace("\\n", "\n")
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(0)), raw)
 
 
 def _ref_value(tok: Token) -> str:

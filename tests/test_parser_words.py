@@ -19,3 +19,15 @@ def test_common_mistakes_in_words(text, where, message):
     assert tree is None and len(diags) == 1
     d = diags[0]
     assert (d.line, d.col, d.code) == (*where, "P100") and d.message.startswith(message), d.message
+
+
+def test_string_escapes_are_read_in_one_pass(tmp_path):
+    """dsl/README.md: strings have the escapes \\", \\\\ and \\n.  "a\\\\nb" is a backslash and an n
+    (it was read as a line break: the \\\\ became \\ and then, with the n, a line break)."""
+    from provost.dsl.loader import load_checked
+
+    path = tmp_path / "caylus.esc.rules"
+    path.write_text('variant esc "Esc" extends caylus:\n'
+                    '    description "C:\\\\new \\"q\\" two\\nlines \\\\\\\\"\n')
+    rs = load_checked(str(path))
+    assert rs.variant_head["description"] == 'C:\\new "q" two\nlines \\\\'
