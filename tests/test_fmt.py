@@ -156,6 +156,17 @@ def test_diff_previews_the_change_as_a_patch_and_writes_nothing(tmp_path, capsys
     assert code == 1 and out.startswith("--- ") and messy.read_text() == before
 
 
+def test_the_diff_names_a_file_with_its_control_characters_escaped(tmp_path, capsys):
+    """A folder whose name holds an escape sequence: the diff's --- and +++ lines name the file
+    as every other message does (\\x1b), not with the raw character that rewrites the terminal."""
+    folder = tmp_path / "a\x1b[31mb"
+    folder.mkdir()
+    (folder / "caylus.c.rules").write_text('variant c "C" extends caylus:\n  description "x"\n')
+    code, out, err = run_cli(capsys, "fmt", "--diff", str(folder))
+    assert code == 0 and out.startswith("--- ")
+    assert "\x1b" not in out + err and "a\\x1b[31mb" in out.splitlines()[0]
+
+
 def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tmp_path, capsys):
     bad = tmp_path / "syn.rules"
     text = 'game x "X":\n    players 2 "oops\n'

@@ -66,7 +66,9 @@ def run_fmt(args: argparse.Namespace) -> int:
             continue
         changed += 1
         if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), path, path))
+            # (the file's name as every message names it: its control characters escaped)
+            name = printable(path)
+            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True), name, name))
         if args.check or args.diff:
             print("would reformat %s" % printable(path), file=sys.stderr if args.diff else sys.stdout)
         else:
