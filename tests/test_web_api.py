@@ -362,6 +362,33 @@ def test_a_table_with_a_variant_file_resumes_from_any_folder(tmp_path, monkeypat
         Table.load(str(save))
 
 
+def test_a_game_of_a_changed_rule_file_is_not_resumed_on_other_rules(tmp_path):
+    """A game of the user's own variant file, resumed by a restarted server after the file's
+    rules changed, answered on the new rules as if they had been played from the start (the
+    seats' 12 deniers became 3).  The table's save keeps the rules' digests now: laid out again
+    the game goes on, changed it is refused with a 410; a shipped game's save is as before."""
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.table import Table
+
+    rules = tmp_path / "caylus.rich.rules"
+    text = 'variant rich "Rich" extends caylus:\n    description "More money"\n    replace let start_money = [9, 10, 10, 11]\n'
+    rules.write_text(text)
+    saves = tmp_path / "saves"
+    c = client(_offered(str(rules)), saves)
+    g = new_game(c, str(rules), 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    before = c.get(url).json()
+    assert before["view"]["panels"][0]["resources"]
+    rules.write_text("# laid out again\n" + text.replace("[9, 10, 10, 11]", "[9,10,10,11]"))
+    again = client(_offered(str(rules)), saves).get(url)
+    assert again.status_code == 200 and again.json()["view"] == before["view"]
+    rules.write_text(text.replace("[9, 10, 10, 11]", "[1, 1, 1, 1]"))
+    r = client(_offered(str(rules)), saves).get(url)
+    assert r.status_code == 410 and "rules changed" in r.json()["error"] and "caylus.rich.rules" in r.json()["error"]
+    shipped = Table.new("caylus", None, 3, 5, ["human", "random"], str(saves))
+    assert "digest" not in json.loads((saves / (shipped.gid + ".json")).read_text())
+
+
 def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):
     """Ys for 2 and 3 and Caylus for 2 have rules of their own: the page offers those counts, the
     server loads the rules for the count (as provost play --players does), and the game's log

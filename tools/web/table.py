@@ -23,6 +23,11 @@ from provost.interpreter.boardview import (Names, board_view, has_hidden, logged
 BOT_AGENTS = ("random", "greedy")
 
 
+def _digests(rs) -> tuple | None:
+    """What a table's save keeps to resume only on the same rules: for rules named by a path."""
+    return (rs.digest, rs.digest_without_positions()) if rs.names_user_files() else None
+
+
 class TableError(Exception):
     """A request the table refuses; ``status`` is the HTTP status to answer with."""
 
@@ -67,6 +72,10 @@ class Table:
     #: public view), and the moves the log may show to anyone.
     watch: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     game: object = None
+    #: The digests of rules named by a path (a user's rule or variant file) when the game began:
+    #: a save is resumed only on the same rules (laid out again or not), as ``Game.from_json``
+    #: resumes one.  None for a shipped ruleset named by its name.
+    digests: tuple | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
     _bots: dict = field(default_factory=dict)
 
@@ -96,6 +105,7 @@ class Table:
         t = cls(secrets.token_urlsafe(8), ruleset, variant, n, seed, agents,
                 [secrets.token_urlsafe(16) for _ in range(n)], save_dir=save_dir)
         t.game = game
+        t.digests = _digests(rs)
         t.save()
         return t
 
@@ -120,6 +130,7 @@ class Table:
                 if rec.get("type") == "decision":
                     options.append(rec["option"])
         t._play_through(options)
+        t.digests = _digests(t.game.rs)
         t.save()
         return t
 
@@ -136,6 +147,14 @@ class Table:
             t.host = d["host"]          # (a save from before host keys gets a new one nobody holds)
         if isinstance(d.get("watch"), str):
             t.watch = d["watch"]        # (and one from before spectators' links a new one)
+        if isinstance(d.get("digest"), str):
+            from provost.interpreter.gamelog import load_rules
+            rs = load_rules(t.ruleset, t.variant)
+            if not rs.matches_digests(d["digest"], d.get("digest_without_positions")):
+                raise TableError(410, "the rules changed since this game began (%s): it is not resumed on other rules"
+                                 % ", ".join(os.path.basename(x) for x in (t.ruleset, t.variant)
+                                             if isinstance(x, str) and os.path.isabs(x)))
+            t.digests = (d["digest"], d.get("digest_without_positions"))
         t._play_through(d["decisions"])
         return t
 
@@ -149,9 +168,12 @@ class Table:
 
     # ------------------------------------------------------------ saving
     def as_dict(self) -> dict:
-        return {"gid": self.gid, "ruleset": self.ruleset, "variant": self.variant, "players": self.players,
-                "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "host": self.host, "watch": self.watch, "replay": self.replay,
-                "decisions": [d.option for d in self.decisions]}
+        d = {"gid": self.gid, "ruleset": self.ruleset, "variant": self.variant, "players": self.players,
+             "seed": self.seed, "agents": self.agents, "tokens": self.tokens, "host": self.host, "watch": self.watch, "replay": self.replay,
+             "decisions": [d.option for d in self.decisions]}
+        if self.digests is not None:
+            d["digest"], d["digest_without_positions"] = self.digests
+        return d
 
     def save(self) -> None:
         if not self.save_dir:
