@@ -389,6 +389,30 @@ def test_a_game_of_a_changed_rule_file_is_not_resumed_on_other_rules(tmp_path):
     assert "digest" not in json.loads((saves / (shipped.gid + ".json")).read_text())
 
 
+def test_stepping_back_shows_the_rules_the_game_is_played_on(tmp_path):
+    """The step-through of a game in play rebuilt the past from the rule file as it is now: once
+    the file was edited, the board before decision 1 showed the new rules' start (3 deniers, not
+    12), and once it was broken every step back was a 400."""
+    from provost.tools.cli.commands_web import _offered
+
+    rules = tmp_path / "caylus.rich.rules"
+    text = 'variant rich "Rich" extends caylus:\n    description "More money"\n    replace let start_money = [9, 10, 10, 11]\n'
+    rules.write_text(text)
+    c = client(_offered(str(rules)), tmp_path / "saves")
+    g = new_game(c, str(rules), 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    while state["decisions"] < 4:
+        state = (c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"], "n": state["decisions"]})
+                 if state["your_turn"] else c.post(url + "/advance")).json()
+    start = c.get(url + "?at=0").json()["view"]
+    rules.write_text(text.replace("[9, 10, 10, 11]", "[1, 1, 1, 1]"))
+    assert c.get(url + "?at=0").json()["view"] == start
+    rules.write_text("garbage\n")
+    r = c.get(url + "?at=2")
+    assert r.status_code == 200 and r.json()["at"] == 2
+
+
 def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):
     """Ys for 2 and 3 and Caylus for 2 have rules of their own: the page offers those counts, the
     server loads the rules for the count (as provost play --players does), and the game's log

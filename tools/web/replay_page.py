@@ -25,9 +25,8 @@ class ReplayError(Exception):
 
 def frames_of(t: Table) -> dict:
     from provost.interpreter.engine import Game
-    from provost.interpreter.gamelog import load_rules
 
-    g = Game.new(load_rules(t.ruleset, t.variant), players=t.players, seed=t.seed)
+    g = Game.new(t.game.rs, players=t.players, seed=t.seed)      # the rules the log was replayed on
     seats = list(range(g.s.humans))
     frames = [[] for _ in seats]
 

@@ -341,8 +341,8 @@ class Table:
         g = self.game
         if at is not None and at < len(self.decisions):
             from provost.interpreter.engine import Game
-            from provost.interpreter.gamelog import load_rules
-            g = Game.new(load_rules(self.ruleset, self.variant), players=self.players, seed=self.seed)
+            # The rules this game is played on, not the file as it is now (edited since, or broken).
+            g = Game.new(self.game.rs, players=self.players, seed=self.seed)
             for d in self.decisions[:max(0, at)]:
                 g.apply(d.option)
         mine = g.current_player() == seat and not self.replay and at is None and not self.is_bot(seat)
