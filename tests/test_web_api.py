@@ -329,6 +329,26 @@ def test_the_finished_game_gives_a_log_that_replays(offered, tmp_path):
     assert (tmp_path / (g["gid"] + ".jsonl")).read_text(encoding="utf-8") == r.text
 
 
+def test_the_log_of_a_rule_file_with_any_name_downloads(tmp_path):
+    """The finished game's log of a rule file named "caylus.fête€.rules" was a 500 (its name
+    does not fit a Latin-1 header): the download names it in ASCII and, exactly, in filename*."""
+    from urllib.parse import unquote
+
+    from provost.tools.cli.commands_web import _offered
+
+    rules = tmp_path / "caylus.fête€ \"x\".rules"
+    rules.write_text('variant fete "Fete" extends caylus:\n    description "A party"\n')
+    c = client(_offered(str(rules)), tmp_path / "saves")
+    g = new_game(c, str(rules), 3, ["random"])
+    url = api(g["seats"][0]["url"])
+    play_to_end(c, url, random.Random(1), [])
+    r = c.get(url + "/log")
+    assert r.status_code == 200 and r.text.startswith('{"type": "header"')
+    header = r.headers["content-disposition"]
+    assert header.isascii() and header.count('"') == 2
+    assert unquote(header.split("filename*=UTF-8''")[1]) == "provost-caylus.fête€ \"x\"-%s.jsonl" % g["gid"]
+
+
 def test_log_entries_carry_option_ids_only_when_seen(offered, tmp_path):
     c = client(offered, tmp_path)
     g = new_game(c, "ys", 4, ["human", "random"], seed=5)

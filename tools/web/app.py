@@ -20,6 +20,8 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -225,8 +227,12 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         t, p = seat(request)
         text = await locked(t, t.game_log)
         name = "provost-%s-%s.jsonl" % (os.path.splitext(os.path.basename(t.ruleset))[0], t.gid)
+        # A header is Latin-1 and one line: a rule file's name may be neither ("caylus.fête€.rules",
+        # a quote, a line break), so the name is given plain ASCII and, exactly, as RFC 6266's filename*.
+        plain = re.sub(r"[^A-Za-z0-9._-]", "_", name)
         return Response(text, media_type="application/x-ndjson",
-                        headers={"Content-Disposition": 'attachment; filename="%s"' % name})
+                        headers={"Content-Disposition": "attachment; filename=\"%s\"; filename*=UTF-8''%s"
+                                 % (plain, quote(name, safe=""))})
 
     async def asset(request: Request):
         name = request.path_params["name"]
