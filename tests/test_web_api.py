@@ -433,6 +433,38 @@ def test_stepping_back_shows_the_rules_the_game_is_played_on(tmp_path):
     assert r.status_code == 200 and r.json()["at"] == 2
 
 
+def test_a_rule_failing_in_play_leaves_the_game_as_it_was_and_says_where(tmp_path):
+    """A user's variant whose income fails in round 2 (a bad index, E100): the move that runs
+    into it was answered "the rules do not load" and left the game part-way through it, nobody
+    to decide, the page waiting for ever.  Now the game is as it was before that move, the
+    answer is a 409 with the rule's place, and asking again says it again."""
+    from provost.tools.cli.commands_web import _offered
+
+    rules = tmp_path / "caylus.crash.rules"
+    rules.write_text('variant crash "Crash" extends caylus:\n    description "x"\n'
+                     '    replace step income.income:\n        each player in turn_order:\n'
+                     '            gain [1, 2][round] denier\n')
+    c = client(_offered(str(rules)), tmp_path / "saves")
+    g = new_game(c, str(rules), 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    state = c.get(url).json()
+    for _ in range(500):
+        r = (c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"], "n": state["decisions"]})
+             if state["your_turn"] else c.post(url + "/advance"))
+        if r.status_code != 200:
+            break
+        state = r.json()
+    assert r.status_code == 409, r.text
+    assert "caylus.crash.rules:5:18: error: while playing: no entry 2" in r.json()["error"]
+    assert str(tmp_path) not in r.json()["error"]
+    after = c.get(url).json()
+    assert after["decisions"] == state["decisions"] and after["view"] == state["view"]
+    assert after["your_turn"] or after["bot_to_move"]
+    again = (c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"], "n": state["decisions"]})
+             if after["your_turn"] else c.post(url + "/advance"))
+    assert again.status_code == 409 and "E100" in again.json()["error"]
+
+
 def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):
     """Ys for 2 and 3 and Caylus for 2 have rules of their own: the page offers those counts, the
     server loads the rules for the count (as provost play --players does), and the game's log

@@ -265,7 +265,7 @@ class Table:
         if option not in g.legal_options():
             raise TableError(400, "'%s' is not legal: %s; the legal options are %s"
                              % (option, self._explain(option), ", ".join(g.legal_options())))
-        self._apply(option)
+        self._apply_or_restore(option, "'%s'" % option)
         self.save()
 
     def advance(self) -> bool:
@@ -276,9 +276,27 @@ class Table:
         p = g.current_player()
         if p is None or not self.is_bot(p):
             return False
-        self._apply(self._bot(p).choose(g, p))
+        # (the bot's option is not named in a failure: it may be a secret one)
+        self._apply_or_restore(self._bot(p).choose(g, p), "the move of %s (a bot)" % seat_name(p, g.s.humans))
         self.save()
         return True
+
+    def _apply_or_restore(self, option: str, what: str) -> None:
+        """Play ``option``; if the rules fail while playing it (E100: a bad index in a user's rule
+        file), the game is put back as it was before it -- the engine stops part-way through a
+        decision -- and the failure is the answer, with the rule's place, rather than a table
+        left with nobody to decide."""
+        from provost.dsl.diagnostics import RulesError
+        try:
+            self._apply(option)
+        except RulesError as e:
+            from provost.interpreter.engine import Game
+            g = Game.new(self.game.rs, players=self.players, seed=self.seed)
+            for d in self.decisions:
+                g.apply(d.option)
+            self.game = g
+            raise TableError(409, "the rules fail while playing %s, so the game cannot go on this way: %s"
+                             % (what, self._files_named("; ".join(d.format_text() for d in e.diagnostics)))) from None
 
     def why_not(self, seat: int, option: str) -> str:
         g = self.game
@@ -296,8 +314,12 @@ class Table:
 
         g = self.game
         humans = g.s.humans
-        text = explain(g, option, lambda p: seat_name(p, humans))
-        for path in sorted(set(g.rs.files) | set(g.rs.chain), key=len, reverse=True):
+        return self._files_named(explain(g, option, lambda p: seat_name(p, humans)))
+
+    def _files_named(self, text: str) -> str:
+        """TEXT with the rules' files named by their names, not where the server keeps them."""
+        rs = self.game.rs
+        for path in sorted(set(rs.files) | set(rs.chain), key=len, reverse=True):
             if os.path.isabs(path):
                 text = text.replace(path, os.path.basename(path))
         return text
