@@ -138,6 +138,20 @@ def test_serve_on_a_port_in_use_is_a_usage_error(capsys, tmp_path):
     assert code == 2 and "cannot listen on 127.0.0.1:%d" % port in err
 
 
+@pytest.mark.parametrize("agents", [[], ["caylus", "--agents", "human,random"]])
+def test_serve_with_a_saves_folder_it_cannot_write_is_a_usage_error(capsys, tmp_path, agents, monkeypatch):
+    """--saves naming a file's child: said before listening, as an output that cannot be written
+    (it was an internal error with --agents, and without it the server started and every new
+    game was a 500)."""
+    pytest.importorskip("starlette")
+    uvicorn = pytest.importorskip("uvicorn")
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)      # (never listen: the answer comes before)
+    (tmp_path / "file").write_text("x")
+    code, _, err = run_cli(capsys, "serve", *agents, "--no-browser", "--port", "0", "--saves", str(tmp_path / "file" / "saves"))
+    assert code == 2 and "provost: error: cannot write %s" % (tmp_path / "file" / "saves") in err, err
+    assert "internal error" not in err
+
+
 @pytest.mark.parametrize("argv", [
     ["--port", "99999"],                          # not a port: said by the argument parser, no traceback
     ["--port", "http"],

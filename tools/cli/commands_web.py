@@ -116,6 +116,20 @@ def _check_can_listen(host: str, port: int) -> None:
         raise UsageError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) from None
 
 
+def _check_save_dir(save_dir: str) -> None:
+    """A folder the games cannot be saved in is a usage error said before anything starts (every
+    new game would otherwise be an internal error in the page)."""
+    import tempfile
+
+    from provost.tools.cli.failures import cannot_write
+    try:
+        os.makedirs(save_dir, exist_ok=True)
+        with tempfile.TemporaryFile(dir=save_dir):
+            pass
+    except OSError as exc:
+        raise cannot_write(save_dir, exc) from None
+
+
 def run_serve(args) -> int:
     try:
         import uvicorn
@@ -138,6 +152,7 @@ def run_serve(args) -> int:
     _check_can_listen(args.host, args.port)
     offered = _offered(args.ruleset)
     save_dir = args.saves or default_save_dir()
+    _check_save_dir(save_dir)
     replay = None
     if args.replay:
         if not _log_reads(args.replay):
