@@ -263,6 +263,9 @@ def test_replay_page_steps_through_a_log(browser, tmp_path):
     page = browser.new_page()
     page.goto(out.as_uri())
     page.wait_for_selector("#result")
+    # as the server's replay says it: the winners, and the seat watched (nobody is "You" in a replay)
+    assert "winner: Player %d" % (game.winners()[0] + 1) in page.locator("#result").inner_text()
+    assert page.locator("header .who").inner_text() == "Watching: Player 1"
     n = game.s.decisions
     assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (n, n)
     page.locator("#slider").fill("0")

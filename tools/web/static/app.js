@@ -423,9 +423,11 @@ const Provost = (() => {
       app.replaceChildren();
       const v = data.frames[seat][at];
       const last = at === data.frames[seat].length - 1;
+      // (as the server's replay says it: the game's result with its winners, and the seat watched, not "You")
       const result = last && data.result ? el("span", {class: "result", id: "result"}, "Game over — " +
-        data.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ")) : null;
-      app.append(header(v, result));
+        data.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
+        data.result.winners.map((w) => v.players[w]).join(", ")) : null;
+      app.append(header(v, result, true));
       const side = el("aside", {});
       const slider = el("input", {type: "range", id: "slider", min: 0, max: data.frames[seat].length - 1, value: at,
         oninput: (e) => { at = Number(e.target.value); render(); }});
