@@ -261,9 +261,16 @@ def _load_rules(header: dict):
     from provost.dsl.loader import shipped_game
     from provost.dsl.source import is_bare_name
     name = header["ruleset"]
-    if shipped_game(name) is None and not is_bare_name(name) and not is_rule_file_name(name):
-        raise RulesError([Diagnostic("<log>", 1, 1, "error", "R003", "the log names its rules %r: neither a "
-                                     "shipped ruleset nor a rule file" % name)])
+    if shipped_game(name) is None and not is_rule_file_name(name):
+        # A name that is no shipped ruleset is never read as a path (`passwd`, from /etc, was).
+        if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and is_rule_file_name(src["ruleset"]):
+            message = "the rule file this game was played with is gone: %s" % src["ruleset"]
+        elif is_bare_name(name):
+            from provost.dsl.loader import list_shipped
+            message = "unknown ruleset %r (shipped: %s)" % (name, ", ".join(g["name"] for g in list_shipped()))
+        else:
+            message = "the log names its rules %r: neither a shipped ruleset nor a rule file" % name
+        raise RulesError([Diagnostic("<log>", 1, 1, "error", "R003", message)])
     if isinstance(header["variant"], str):
         refuse_variant_files(header["variant"], "<log>", "R003", "R003")
     return load_rules(name, header["variant"])

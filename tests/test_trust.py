@@ -413,3 +413,23 @@ def test_switches_read_one_and_zero_alike(monkeypatch, value, on):
     assert switch_on("PROVOST_PURE_PYTHON") is on
     from provost.interpreter import accelerate
     assert accelerate.status()["pure_python"] is on
+
+
+def test_a_log_naming_a_bare_name_never_reads_the_file_of_that_name(tmp_path, capsys, monkeypatch):
+    """A header's ruleset "token" (no suffix, no folder), replayed in the folder holding a file
+    "token": the file was read as rules (from /etc, "passwd" was, and its character at 1:7 told).
+    Only a shipped ruleset's name or a rule file is loaded; a user's rule file that is gone is said so."""
+    from cli_run import run_cli
+    (tmp_path / "token").write_text("SECRET: x\n")
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps({"type": "header", "ruleset": "token", "variant": None,
+                               "players": 4, "seed": 1, "ruleset_hash": "0" * 16}) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 1 and "unknown ruleset 'token'" in out + err and "[R003]" in out + err
+    assert "SECRET" not in out + err and "':'" not in out + err
+    log.write_text(json.dumps({"type": "header", "ruleset": "farm", "variant": None, "players": 4, "seed": 1,
+                               "ruleset_hash": "0" * 16, "source": {"ruleset": str(tmp_path / "farm.rules"),
+                                                                    "variant": None}}) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 1 and "the rule file this game was played with is gone: %s" % (tmp_path / "farm.rules") in out + err

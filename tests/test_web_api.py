@@ -380,6 +380,13 @@ def test_a_table_with_a_variant_file_resumes_from_any_folder(tmp_path, monkeypat
     save.write_text(json.dumps(d))
     with pytest.raises(RulesError):
         Table.load(str(save))
+    # nor its game's rules anything but a shipped ruleset or a rule file (a bare "token" was read)
+    (tmp_path / "elsewhere" / "token").write_text("SECRET: x\n")
+    for ruleset in ("token", str(tmp_path / "elsewhere" / "token"), None):
+        save.write_text(json.dumps(dict(d, variant=None, ruleset=ruleset)))
+        with pytest.raises(RulesError, match="E004") as e:
+            Table.load(str(save))
+        assert "SECRET" not in str(e.value) and "':'" not in str(e.value)
 
 
 def test_a_game_of_a_changed_rule_file_is_not_resumed_on_other_rules(tmp_path):

@@ -141,6 +141,13 @@ class Table:
         if isinstance(d.get("variant"), str):      # (as a game's save: a variant path must be a rule file)
             from provost.interpreter.savefile import refuse_variant_files
             refuse_variant_files(d["variant"], path, "E004", "E003")
+        ruleset = d.get("ruleset")      # and the game's own rules must be a shipped ruleset or a rule file
+        from provost.dsl.loader import shipped_game
+        from provost.interpreter.savefile import RULE_FILE_SUFFIXES, is_rule_file_name
+        if not isinstance(ruleset, str) or not (shipped_game(ruleset) is not None or is_rule_file_name(ruleset)):
+            from provost.dsl.diagnostics import Diagnostic, RulesError
+            raise RulesError([Diagnostic(path, 1, 1, "error", "E004", "its rules are named by %r, which is not a rule file (%s)"
+                                         % (ruleset, ", ".join(RULE_FILE_SUFFIXES)))])
         t = cls(d["gid"], d["ruleset"], d.get("variant"), d["players"], d["seed"], d["agents"], d["tokens"],
                 replay=d.get("replay", False), save_dir=save_dir)
         if isinstance(d.get("host"), str):
