@@ -167,6 +167,25 @@ def test_the_diff_names_a_file_with_its_control_characters_escaped(tmp_path, cap
     assert "\x1b" not in out + err and "a\\x1b[31mb" in out.splitlines()[0]
 
 
+def test_a_file_is_rewritten_in_place_with_its_permissions_and_links(tmp_path, capsys):
+    """provost fmt made every file it rewrote private (-rw-------, the temporary file's mode),
+    and replaced a symbolic link by a formatted copy, leaving the file it pointed to as it was."""
+    import stat
+    messy = 'variant c "C" extends caylus:\n  description "x"\n'
+    plain = tmp_path / "caylus.c.rules"
+    plain.write_text(messy)
+    plain.chmod(0o664)
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "caylus.d.rules"
+    real.write_text(messy.replace("c \"C\"", "d \"D\""))
+    link = tmp_path / "caylus.d.rules"
+    link.symlink_to(real)
+    code, out, _ = run_cli(capsys, "fmt", str(plain), str(link))
+    assert code == 0 and out.count("reformatted") == 2
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o664 and plain.read_text() == format_text(messy)
+    assert link.is_symlink() and real.read_text().startswith('variant d "D" extends caylus:\n    description')
+
+
 def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tmp_path, capsys):
     bad = tmp_path / "syn.rules"
     text = 'game x "X":\n    players 2 "oops\n'

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import stat
 import sys
 import tempfile
 
@@ -24,11 +25,17 @@ from provost.tools.cli import collect_files
 
 
 def _write(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
+    # The file itself is rewritten, with its permissions: a symbolic link stays a link to the
+    # formatted file (not replaced by a copy), and a file readable by others stays so (the
+    # temporary file is made private).
+    path = os.path.realpath(path)
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fmt-", suffix=".rules")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError:
         if os.path.exists(tmp):
