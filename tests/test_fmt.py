@@ -186,6 +186,21 @@ def test_a_file_is_rewritten_in_place_with_its_permissions_and_links(tmp_path, c
     assert link.is_symlink() and real.read_text().startswith('variant d "D" extends caylus:\n    description')
 
 
+def test_a_file_that_cannot_be_written_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    """A rule file in a folder fmt may not write in was an internal error (PermissionError); it is
+    said as README says an output that cannot be written is, and the file is left as it was."""
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    messy = tmp_path / "caylus.c.rules"
+    messy.write_text('variant c "C" extends caylus:\n  description "x"\n')
+    code, _, err = run_cli(capsys, "fmt", str(messy))
+    assert code == 2 and "provost: error: cannot write %s: Permission denied" % messy in err
+    assert "internal error" not in err and messy.read_text().startswith('variant c "C" extends caylus:\n  description')
+
+
 def test_a_syntax_error_is_reported_with_its_position_and_the_file_left_alone(tmp_path, capsys):
     bad = tmp_path / "syn.rules"
     text = 'game x "X":\n    players 2 "oops\n'

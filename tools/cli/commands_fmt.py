@@ -79,7 +79,11 @@ def run_fmt(args: argparse.Namespace) -> int:
         if args.check or args.diff:
             print("would reformat %s" % printable(path), file=sys.stderr if args.diff else sys.stdout)
         else:
-            _write(path, new)
+            try:
+                _write(path, new)
+            except OSError as exc:          # README: an output that cannot be written is a usage error
+                from provost.tools.cli.failures import cannot_write
+                raise cannot_write(printable(path), exc) from None
             print("reformatted %s" % printable(path))
     if args.check and changed:
         failed = True
