@@ -472,6 +472,23 @@ def test_a_rule_failing_in_play_leaves_the_game_as_it_was_and_says_where(tmp_pat
     assert again.status_code == 409 and "E100" in again.json()["error"]
 
 
+@pytest.mark.parametrize("ruleset, players", [("ys", 2), ("ys", 3), ("caylus", 2)])
+def test_a_variant_file_on_the_rules_for_a_count_resumes(tmp_path, ruleset, players):
+    """`serve ys --variant ./mine.rules --players 2`: the table's save names the variant file
+    alone, and loading it put the file on Ys for 4 (E001, the game lost at the next restart).
+    It is loaded for the table's count, as a log's variant file is."""
+    from provost.tools.web.table import Table
+
+    mine = tmp_path / ("%s.mine.rules" % ruleset)
+    mine.write_text('variant mine "Mine" extends %s:\n    description "x"\n' % ruleset)
+    t = Table.new(ruleset, str(mine), players, 5, ["human"], str(tmp_path / "saves"))
+    for _ in range(5):
+        t._apply(t.game.legal_options()[0])
+    t.save()
+    again = Table.load(str(tmp_path / "saves" / (t.gid + ".json")))
+    assert again.game.rs.variant == t.game.rs.variant and again.game.observation(0) == t.game.observation(0)
+
+
 def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):
     """Ys for 2 and 3 and Caylus for 2 have rules of their own: the page offers those counts, the
     server loads the rules for the count (as provost play --players does), and the game's log

@@ -155,8 +155,7 @@ class Table:
         if isinstance(d.get("watch"), str):
             t.watch = d["watch"]        # (and one from before spectators' links a new one)
         if isinstance(d.get("digest"), str):
-            from provost.interpreter.gamelog import load_rules
-            rs = load_rules(t.ruleset, t.variant)
+            rs = t._rules()
             if not rs.matches_digests(d["digest"], d.get("digest_without_positions")):
                 raise TableError(410, "the rules changed since this game began (%s): it is not resumed on other rules"
                                  % ", ".join(os.path.basename(x) for x in (t.ruleset, t.variant)
@@ -165,11 +164,18 @@ class Table:
         t._play_through(d["decisions"])
         return t
 
+    def _rules(self):
+        """The rules this table's save names.  A variant file is named without the rules for the
+        player count put under it (Ys for 2): loaded for the table's count, they are put there
+        again, as a log's are (without them a game of Ys for 2 with a variant file did not resume)."""
+        from provost.dsl.compose import names_a_file
+        from provost.interpreter.gamelog import load_rules
+        return load_rules(self.ruleset, self.variant, self.players if names_a_file(self.variant) else None)
+
     def _play_through(self, options: list[str]) -> None:
         from provost.interpreter.engine import Game
-        from provost.interpreter.gamelog import load_rules
 
-        self.game = Game.new(load_rules(self.ruleset, self.variant), players=self.players, seed=self.seed)
+        self.game = Game.new(self._rules(), players=self.players, seed=self.seed)
         for opt in options:
             self._apply(opt)
 
