@@ -402,6 +402,32 @@ def test_a_reload_keeps_the_decision_stepped_to_and_the_bot_speed(browser, serve
     page.close()
 
 
+def test_stepping_back_and_forth_while_waiting_asks_the_server_once_at_a_time(browser, server):
+    """A seat waiting for another asks the server every 1.5 s.  Each step back and "Back to now"
+    started one more round of asking, never stopped: after five, six requests every 1.5 s."""
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "caylus", "players": 3, "agents": ["human", "human", "human"], "seed": 1})
+    states = {s["url"]: json.load(urllib.request.urlopen(base + "/api" + s["url"])) for s in g["seats"]}
+    mover = next(u for u, st in states.items() if st["your_turn"])
+    _post(base + "/api" + mover + "/move", {"option": states[mover]["view"]["options"][-1]["id"], "n": 0})
+    waiting = next(u for u in states if not json.load(urllib.request.urlopen(base + "/api" + u))["your_turn"])
+    page = browser.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/t/" in r.url else None)
+    page.goto(base + waiting)
+    page.wait_for_selector("p.waiting")
+    for _ in range(5):
+        page.locator("#slider").fill("0")
+        page.dispatch_event("#slider", "change")
+        page.click("text=Back to now")
+        page.wait_for_selector("p.waiting")
+    page.wait_for_timeout(500)
+    before = len(asked)
+    page.wait_for_timeout(6000)
+    assert len(asked) - before <= 5, asked[before:]
+    page.close()
+
+
 def test_why_not_always_says_something_in_the_page(browser, server):
     """Asking with nothing typed says what to ask; a place that is not an option says why."""
     page = _seat_page(browser, server)

@@ -247,8 +247,12 @@ const Provost = (() => {
       if (at !== null && at >= s.decisions) at = null;     // (a place past the game's end: now)
       remember(); render(); schedule();
     }
+    // One timer for what comes next (a bot's move, or asking whether another seat has moved):
+    // every redraw sets it again, so stepping back and forth never starts a second round of asking.
+    let timer = null;
+    function later(fn, ms) { clearTimeout(timer); timer = setTimeout(() => { timer = null; fn(); }, ms); }
     function schedule() {
-      if (state && state.bot_to_move && at === null) setTimeout(advance, speed);
+      if (state && state.bot_to_move && at === null) later(advance, speed);
     }
     async function advance() {
       if (busy || at !== null) return;
@@ -311,7 +315,7 @@ const Provost = (() => {
           el("button", {onclick: () => { at = null; load(); }}, "Back to now")));
       } else if (!state.finished) {
         dec.append(el("p", {class: "waiting"}, state.bot_to_move ? "Bots are playing…" : "Waiting for another player…"));
-        if (!state.bot_to_move) setTimeout(() => { if (at === null && !busy) load(); }, 1500);
+        if (!state.bot_to_move) later(() => { if (at === null && !busy) load(); }, 1500);
       }
       if (state.finished && !state.replay) {
         dec.append(el("p", {}, el("a", {href: base + "/log", id: "gamelog", download: ""}, "Download the game log"),
