@@ -22,7 +22,7 @@ from . import rng
 from .expressions import RuleRuntimeError
 from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
-from .runtime import index_in
+from .runtime import index_in, short_repr
 from .state import GameFields, State
 
 ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
@@ -35,6 +35,9 @@ MAX_STEPS = 100_000
 # round of decisions that never ends (a `turns ... until all passed` whose options never pass)
 # into a positioned error (E100) instead of a game played forever.
 MAX_DECISIONS = 20_000
+
+#: What an expression of the rules raises on a value of the wrong kind (E101).
+_EXPRESSION_FAILURES = (TypeError, KeyError, IndexError, ZeroDivisionError, AttributeError)
 
 register("E001", "error", "the ruleset does not allow this number of players")
 register("E002", "error", "a saved game was played with other rules")
@@ -368,7 +371,16 @@ class Game(GameFields):
         best = max(sc)
         tied = [i for i, v in enumerate(sc) if v == best]
         if len(tied) > 1 and self.prog.tiebreak is not None:
-            keys = {i: self.prog.tiebreak(self, {"player": i}) for i in tied}
+            try:
+                keys = {i: self.prog.tiebreak(self, {"player": i}) for i in tied}
+            except RuleRuntimeError as e:
+                raise self._game_failure("tiebreak", "E100", e, e.pos) from None
+            except _EXPRESSION_FAILURES as e:
+                raise self._game_failure("tiebreak", "E101", "%s: %s" % (type(e).__name__, e)) from None
+            for i, v in keys.items():
+                if type(v) is not int and type(v) is not bool:
+                    raise self._game_failure("tiebreak", "E101", "the tiebreak gives %s for player %d; it must "
+                                             "give a number" % ("none" if v is None else short_repr(v), i))
             top = max(keys.values())
             tied = [i for i in tied if keys[i] == top]
         return tied
@@ -381,7 +393,19 @@ class Game(GameFields):
                 "rounds": self.s.round, "decisions": self.s.decisions}
 
     def ended(self):
-        return bool(self.prog.ends_if(self, {"player": None})) if self.prog.ends_if else False
+        if self.prog.ends_if is None:
+            return False
+        try:
+            return bool(self.prog.ends_if(self, {"player": None}))
+        except _EXPRESSION_FAILURES as e:
+            # At the game's `ends_if` line, not at the game's head where the round is running.
+            raise self._game_failure("ends_if", "E101", "%s: %s" % (type(e).__name__, e)) from None
+
+    def _game_failure(self, attribute: str, code: str, message, pos=None) -> RulesError:
+        """A failure of the game's ``ends_if`` or ``tiebreak`` expression, at its own position."""
+        pos = pos or self.prog.game[attribute].get("pos") or [1, 1]
+        return RulesError([Diagnostic(self.rs.file_at(pos), pos[0], pos[1], "error", code,
+                                      "while playing: %s" % (message,))])
 
     # ------------------------------------------------------------ save, resume, clone
     def to_json(self) -> str:

@@ -40,3 +40,24 @@ def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
     code, out, err = run_cli(capsys, "play", str(path), "--seed", "1")
     assert code == 1
     assert "%s:14:12: error: while playing: table 'bonus' has no entry for 'c' [E100]" % path in err
+
+
+@pytest.mark.parametrize("attribute, expr, said", [
+    # Every player ties on 1 pp and the tiebreak is none for each: not a Python TypeError in max().
+    ("tiebreak", "first([1 for p in players() if p == 99])", "the tiebreak gives none for player 0"),
+    # ends_if is checked between rounds, where the game's head is running: the error is at its line.
+    ("ends_if", "first([p for p in players() if p == 99]) > 1", "TypeError"),
+])
+def test_the_games_own_expressions_fail_at_their_line(attribute, expr, said, tmp_path, capsys):
+    from cli_run import run_cli
+
+    path = tmp_path / "t.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+                    "    %s %s\nresource pp\norder turn_order\n"
+                    "phase p:\n    each player in players():\n        gain 1 pp\n" % (attribute, expr))
+    assert run_cli(capsys, "check", str(path))[0] == 0
+    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1", "--no-log")
+    assert code == 1, out + err
+    col = 6 + len(attribute)
+    assert "%s:6:%d: error: while playing: %s" % (path, col, said) in err, err
+    assert "[E101]" in err and "internal error" not in err
