@@ -15,19 +15,25 @@ from __future__ import annotations
 from . import nodes as N
 from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
-from .runtime import holds
+from .runtime import MAX_KEPT, MAX_NUMBER, holds, too_large
 from .state import GameFields
 
 load_all()
 
 
 def _kept(v):
-    """A value stored in a frame: a copy if it is a list or dict the state may still change."""
+    """A value stored in a frame: a copy if it is a list or dict the state may still change.  A
+    number or a list beyond what a rule may keep (MAX_NUMBER, MAX_KEPT) is an error at the
+    statement: a `let` that squares or doubles itself in a loop would otherwise never end."""
     t = type(v)
     if t is list or t is tuple:
+        if len(v) > MAX_KEPT:
+            raise too_large(v, "a let or an effect's parameter")
         return list(v)
     if t is dict:
         return {k: (x[:] if type(x) is list else x) for k, x in v.items()}
+    if t is int and (v > MAX_NUMBER or v < -MAX_NUMBER):
+        raise too_large(v, "a let or an effect's parameter")
     return v
 
 
@@ -264,7 +270,7 @@ class EffectCompiler:
         index = self.ex.compile(t["index"], scope) if t["index"] is not None else None
         who = self.ex.compile(t["of"], scope) if t["of"] is not None else None
         slots = self.p.enum_index.get(c["by"]) if c["by"] else None
-        lo, hi = c["min"], c["max"]
+        lo, hi = self.p.counter_bounds[name]     # MAX_NUMBER where the rules give none
         op = st["op"]
         per_player = c["scope"] == "player"
         pos = st["pos"]
@@ -287,9 +293,13 @@ class EffectCompiler:
                     raise RuleRuntimeError("'%s' has no entry %r" % (name, index(g, env)), pos)
             old = holder[key]
             new = v if op == "=" else old + v if op == "+=" else old - v
-            if lo is not None and new < lo:
+            if new < lo:
+                if lo == -MAX_NUMBER:
+                    raise too_large(new, "'%s'" % name)
                 new = lo
-            if hi is not None and new > hi:
+            if new > hi:
+                if hi == MAX_NUMBER:
+                    raise too_large(new, "'%s'" % name)
                 new = hi
             holder[key] = new
         return self.p.add(N.Atom(set_counter), st["pos"])

@@ -22,7 +22,7 @@ from . import rng
 from .expressions import RuleRuntimeError
 from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
-from .runtime import index_in, short_repr
+from .runtime import MAX_NUMBER, index_in, short_repr, too_large
 from .state import GameFields, State
 
 ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
@@ -85,8 +85,10 @@ A rule failed while the game was played, at the position shown: an index with no
 out of range, or a budget exceeded -- more than MAX_STEPS steps without a decision (a loop or
 recursion that does not end), more than MAX_DECISIONS decisions in one game (a round of choices
 none of which ends it: `turns ... until all passed` whose options never `pass_turn`), a range or
-`multisets` result longer than MAX_LIST items, or more than MAX_WORK list items gone through by
-comprehensions (nested ones multiply) between decisions.
+`multisets` result longer than MAX_LIST items, a number beyond MAX_NUMBER (10**15) or a list
+longer than MAX_KEPT items kept in a counter without a max, a let or a zone (`set x = x * x` in a
+loop), or more than MAX_WORK list items gone through by comprehensions (nested ones multiply)
+between decisions.
 
     repeat while held(coin) >= 0:
         gain 1 coin        # error: the rules ran 100000 steps without asking anyone to decide
@@ -557,10 +559,14 @@ class Game(GameFields):
         for res, n in amounts:
             row = s.counters[res] if s.owned is None else s.own_counter(res)
             v = row[p] + n
-            lo, hi = bounds[res]
-            if hi is not None and v > hi:
+            lo, hi = bounds[res]         # MAX_NUMBER where the rules give none (Program.counter_bounds)
+            if v > hi:
+                if hi == MAX_NUMBER:
+                    raise too_large(v, "'%s' of player %d" % (res, p))
                 v = hi
-            if lo is not None and v < lo:
+            if v < lo:
+                if lo == -MAX_NUMBER:
+                    raise too_large(v, "'%s' of player %d" % (res, p))
                 v = lo
             row[p] = v
 
@@ -570,7 +576,10 @@ class Game(GameFields):
             if s.counters[res][p] < n:
                 raise RuleRuntimeError("player %d cannot pay %d %s" % (p, n, res), pos)
         for res, n in amounts:
-            (s.counters[res] if s.owned is None else s.own_counter(res))[p] -= n
+            row = s.counters[res] if s.owned is None else s.own_counter(res)
+            if n < 0 and row[p] - n > MAX_NUMBER:       # a payment of less than nothing is a gain
+                raise too_large(row[p] - n, "'%s' of player %d" % (res, p))
+            row[p] -= n
 
     def lose(self, p, amounts):
         self.gain(p, [(r, -n) for r, n in amounts])

@@ -20,6 +20,7 @@ from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
 from .library import effect, function
+from .runtime import MAX_KEPT, MAX_NUMBER, too_large
 from .state import GameFields, State
 
 
@@ -66,9 +67,17 @@ def _items(v):
 def build_put(c, st, scope):
     items = c.ex.compile(st["args"][0], scope)
     dest = zone_ref(c, st["args"][1], scope)
+    where = "zone '%s'" % st["args"][1]["id"] if st["args"][1].get("e") == "name" else "the zone"
 
     def put(g: GameFields, env):
-        dest(g, env).extend(_items(items(g, env)))
+        z = dest(g, env)
+        new = _items(items(g, env))
+        z.extend(new)
+        if len(z) > MAX_KEPT:               # a zone put into itself in a loop
+            raise too_large(z, where)
+        for x in new:
+            if type(x) is int and (x > MAX_NUMBER or x < -MAX_NUMBER):
+                raise too_large(x, where)
     return c.p.add(N.Atom(put), st["pos"])
 
 

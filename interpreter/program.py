@@ -16,6 +16,7 @@ from . import native
 from .codecache import CodeCache, interpreter_digest, program_key
 from .effects import EffectCompiler, block_entry
 from .expressions import NOT_STATIC, ExprCompiler, RuleRuntimeError, TableRef
+from .runtime import MAX_NUMBER
 
 
 class Program:
@@ -66,8 +67,11 @@ class Program:
             self.counters.setdefault(name, {"kind": "counter", "name": name, "scope": "player", "by": None,
                                             "start": 0, "min": 0, "max": None, "reset": None,
                                             "visible": r.get("visible", "public"), "pos": r["pos"]})
-        #: A counter's (min, max), either None for no bound: what ``Game.gain`` clamps to.
-        self.counter_bounds = {name: (c["min"], c["max"]) for name, c in self.counters.items()}
+        #: A counter's (min, max): what ``Game.gain`` clamps to; a counter or resource without a
+        #: min or max of its own is held within +-MAX_NUMBER instead, beyond which it is an error.
+        self.counter_bounds = {name: (-MAX_NUMBER if c["min"] is None else c["min"],
+                                      MAX_NUMBER if c["max"] is None else c["max"])
+                               for name, c in self.counters.items()}
         # Effects first get an id, so that effects may call each other (and themselves).
         self.effect_nodes = {name: self.reserve() for name in self.effects}
         self._effect_entries: dict = {}

@@ -224,6 +224,28 @@ MAX_LIST = 10_000
 small enough that a hostile `1..10**9` is an error, not a MemoryError or a hang."""
 
 
+MAX_NUMBER = 10 ** 15
+"""The largest number (either sign) a rule may keep: in a counter or a resource without its own
+max, a `let`, an effect's parameter or a zone.  Far beyond any board and exact in every JSON
+reader (below 2**53), and small enough that a number squared in a loop (`set x = x * x`) is an
+error, not a hang in Python's unbounded integers."""
+
+MAX_KEPT = 100_000
+"""The longest list a rule may keep in a `let`, an effect's parameter or a zone (`combinations`
+gives up to 100,000): a list that doubles in a loop (`let x = x + x`) is an error, not a
+MemoryError."""
+
+
+def too_large(v, where: str) -> RuleRuntimeError:
+    """The error for a number or a list beyond what a rule may keep (MAX_NUMBER, MAX_KEPT)."""
+    if type(v) is int:
+        return RuleRuntimeError("%s would hold a number of %d digits; the rules keep numbers within "
+                                "10**15 (a number multiplied by itself in a loop?)"
+                                % (where, len(str(abs(v))) if v.bit_length() < 1000 else int(v.bit_length() * 0.30103) + 1))
+    return RuleRuntimeError("%s would hold a list of %d items; the rules keep at most %d "
+                            "(a list joined to itself in a loop?)" % (where, len(v), MAX_KEPT))
+
+
 def bounded_range(lo, hi, pos):
     """``lo..hi`` as a list, when it is at most MAX_LIST long (a range of other values fails in
     ``-`` or ``range`` with a TypeError, reported as E101 like any other)."""

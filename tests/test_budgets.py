@@ -7,6 +7,7 @@ through between two decisions (runtime.MAX_WORK): never a hang or a MemoryError.
 """
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -37,6 +38,16 @@ CASES = {
     "exit_never_offered": ("        repeat while held(coin) >= 0:\n            choose \"Stop?\":\n"
                            "                option stop when no: break\n                option more: gain 1 coin",
                            "10:9", "steps"),
+    # Numbers and lists a rule keeps are bounded (runtime.MAX_NUMBER, MAX_KEPT): squared or doubled
+    # in a loop they grew in Python's unbounded integers and lists until the machine gave up.
+    "resource_squared": ("        gain 2 coin\n        repeat 60:\n            gain held(coin) * held(coin) coin",
+                         "12:13", "would hold a number of"),
+    "let_squared": ("        let x = 2\n        repeat 60:\n            let x = x * x\n        gain x coin",
+                    "12:13", "would hold a number of"),
+    "list_doubled": ("        let x = [1]\n        repeat 60:\n            let x = x + x\n        gain count(x) coin",
+                     "12:13", "would hold a list of"),
+    "payment_below_nothing": ("        gain 2 coin\n        repeat 60:\n            pay 0 - held(coin) * held(coin) coin",
+                              "12:13", "would hold a number of"),
 }
 
 
@@ -55,3 +66,33 @@ def test_small_ranges_and_multisets_still_work(tmp_path, capsys):
     path.write_text(GAME % "        gain count([x for x in 1..held(coin) + 3]) + count(multisets([1, 2, 3], 2)) coin")
     code, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1", "--format", "json")
     assert code == 0, out + err
+
+
+@pytest.mark.parametrize("body, word", [
+    ("    repeat 60:\n        set big = big * big", "'big' would hold a number of"),
+    ("    repeat 60:\n        put max(deck) * max(deck), deck", "zone 'deck' would hold a number of"),
+    ("    repeat 60:\n        put deck, deck", "zone 'deck' would hold a list of"),
+])
+def test_a_counter_or_zone_that_grows_in_a_loop_is_an_error(body, word, tmp_path, capsys):
+    path = tmp_path / "g.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\nresource pp\n"
+                    "counter big global start 2\nzone deck visible public\nsetup:\n    put 2, deck\n"
+                    "phase p:\n%s\n    each player in players():\n        gain count(deck) + big pp\n" % body)
+    assert run(capsys, "check", str(path))[0] == 0
+    start = time.perf_counter()
+    code, out, err = run(capsys, "play", str(path), "--seed", "1", "--no-log")
+    assert time.perf_counter() - start < 10
+    assert code == 1, out + err
+    assert "%s:13:9: error: while playing: %s" % (path, word) in err, err
+    assert "[E100]" in err
+
+
+def test_a_counter_with_a_max_is_still_clamped_and_big_numbers_below_the_bound_play(tmp_path, capsys):
+    path = tmp_path / "g.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\nresource pp\n"
+                    "counter capped global start 2 max 1000\n"
+                    "phase p:\n    repeat 60:\n        set capped = capped * capped\n"
+                    "    each player in players():\n        gain 999999 * 999999 * 999 pp\n        gain capped pp\n")
+    code, out, err = run(capsys, "play", str(path), "--seed", "1", "--no-log", "--format", "json")
+    assert code == 0, out + err
+    assert json.loads(out)["scores"] == [999999 * 999999 * 999 + 1000] * 2
