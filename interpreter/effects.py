@@ -464,10 +464,11 @@ class EffectCompiler:
     def p_do(self, st, scope):
         (cell,) = self._args(st, scope)
         pos = st["pos"]
+        entries = self.p.entry_nodes        # filled as the tables are compiled
 
         def do(g, env):
             node = cell(g, env)
-            if type(node) is not int:
+            if type(node) is not int or node not in entries:   # a number is not an entry's node
                 raise RuleRuntimeError("'do' needs one table entry, got %r" % (node,), pos)
             g.s.stack.append([node, 0, env, None])
         return self.p.add(N.Atom(do), st["pos"])

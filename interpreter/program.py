@@ -55,6 +55,8 @@ class Program:
         self.worker_home = self.game.get("workers_return_to") or "workers"   # where workers go off a space
         self.road_name = next(iter(self.tracks), None)
         self.road_length = self.tracks[self.road_name]["length"] if self.road_name else 0
+        #: The nodes of the tables' entries: the only node ids `do` may run (effects.p_do).
+        self.entry_nodes: set = set()
         self.expr = ExprCompiler(self)
         self.stmt = EffectCompiler(self)
         # The code of the generated functions comes from an earlier build of these rules, if any.
@@ -238,6 +240,7 @@ class Program:
                 payload = self._table(e["entries"], "%s[%s]" % (name, key if "key" in e else e["from"]))
             else:
                 payload = self.stmt.block(e["body"], frozenset({"player"}))
+                self.entry_nodes.add(payload)
             out.append((key, payload))
         return TableRef(out, name)
 

@@ -61,3 +61,19 @@ def test_the_games_own_expressions_fail_at_their_line(attribute, expr, said, tmp
     col = 6 + len(attribute)
     assert "%s:6:%d: error: while playing: %s" % (path, col, said) in err, err
     assert "[E101]" in err and "internal error" not in err
+
+
+def test_do_given_a_number_is_an_error_not_a_jump_into_the_rules(tmp_path, capsys):
+    # An effect's parameter has no kind the checker knows (T218 catches `do held(coin)` itself):
+    # the number reached `do`, which ran whatever part of the rules had that inner id.
+    from cli_run import run_cli
+
+    path = tmp_path / "t.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+                    "resource pp, coin\ntable t:\n    1: gain 1 pp\neffect run_it(x):\n    do x\n"
+                    "phase p:\n    each player in players():\n        gain 1 coin\n        run_it(held(coin))\n"
+                    "        do t[1]\n")
+    assert run_cli(capsys, "check", str(path))[0] == 0
+    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1", "--no-log")
+    assert code == 1, out + err
+    assert "%s:10:5: error: while playing: 'do' needs one table entry, got 1 [E100]" % path in err, err

@@ -7,7 +7,8 @@ a trigger whose event has one).  It reports only what is certain to fail when it
 
 - T217: a context name (`self`, `slot`, `target`, `worker`, `player`) where nothing binds it;
 - T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
-  `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`);
+  `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`, `gain bonus[2] pp` or `do 3` where
+  `bonus` is a table: a table's entries are rules to `do`, not values);
 - T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
   setup or final body outside any player's turn (`each player in ...`, `turns`, `as`).
 
@@ -41,12 +42,15 @@ Fix: use the name inside the declaration that binds it, or pass the value as a p
 explain("T218", """
 An operator, function or statement met a value it cannot use: a number where a list is needed,
 a resource name where a number is needed, and so on.  The kinds are numbers, lists, names
-(resources, spaces, enum values) and none.
+(resources, spaces, enum values), none, and tables and their entries, which hold rules that only
+`do` runs.
 
     for q in 7:            # error: 'for' needs a list to go through, not a number
     gain abs(food) pp      # error: 'abs' needs a number, not a name
+    gain bonus[2] pp       # error: an amount needs a number, not a table entry
+    do held(coin)          # error: 'do' runs a table entry (do TABLE[KEY]), not a number
 
-Fix: `for q in 1..7:`, `gain held(food) pp`.""")
+Fix: `for q in 1..7:`, `gain held(food) pp`, `do bonus[2]`, `do bonus[held(coin)]`.""")
 explain("T219", """
 A phase, the setup and the final scoring run with no player acting, so what belongs to the
 acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
@@ -60,6 +64,7 @@ acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has 
 Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `COUNTER of PLAYER`.""")
 
 NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
+TABLE, ENTRY = "a table", "a table entry"   # a table's name; TABLE[KEY] (an entry, or a row of entries)
 SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
 NUMS = "a list of numbers"              # a range, [1, 2]
 LISTS = (LIST, SYMS, NUMS)
@@ -73,8 +78,9 @@ _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "
 _PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
 
 
-NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE)
-NOT_LIST = (NUM, NONE, SYM)
+NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRY)
+NOT_LIST = (NUM, NONE, SYM, TABLE, ENTRY)
+NOT_ENTRY = (NUM, LIST, SYMS, NUMS, SYM, NONE, TABLE)     # what `do` cannot run
 
 
 def _may(k: str, group) -> bool:
@@ -219,7 +225,9 @@ class _Check:
                 self.diag(st, "T219", "'%s' is done by the acting player, and no player is acting here "
                           "(put it inside 'each player in ...', 'turns' or 'as')" % name)
             for a in st["args"]:
-                self.arg(a, scope)
+                k = self.arg(a, scope)
+                if name == "do" and name not in self.sym.effects and k is not None and _may(k, NOT_ENTRY):
+                    self.diag(a, "T218", "'do' runs a table entry (do TABLE[KEY]), not %s" % _show(k))
             for a in st["kw"].values():
                 self.arg(a, scope)
         elif s == "set":
@@ -306,10 +314,11 @@ class _Check:
                       % (name, first.message, first.line))
 
     def arg(self, a, scope):
+        """Check an argument; its kind, None for an amount."""
         if a.get("e") == "amount":
             self.amount(a, scope)
-        else:
-            self.expr(a, scope)
+            return None
+        return self.expr(a, scope)
 
     def amount(self, a, scope):
         k = self.expr(a["n"], scope)
@@ -368,6 +377,8 @@ class _Check:
             return LIST
         if kind == "let":
             return self.let_kind(name)
+        if kind == "table":
+            return TABLE
         return ANY
 
     def let_kind(self, name):
@@ -525,6 +536,8 @@ class _Check:
     def e_index(self, e, scope):
         k = self.expr(e["x"], scope)
         key = self.expr(e["key"], scope)
+        if k in (TABLE, ENTRY):
+            return ENTRY                           # an entry, or a row of a table to index again
         if _may(k, NOT_LIST):
             self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
         elif k in LISTS and _may(key, NOT_NUMBER):
