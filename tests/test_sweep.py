@@ -95,3 +95,22 @@ def test_a_value_the_checker_refuses_names_the_setting_that_gave_it(capsys):
     assert code == 1 and out == ""
     assert "caylus.rules:33:41: error: 99999999999 is too large" in err
     assert "(with --set start_money[4]=99999999999) [R304]" in err
+
+
+@pytest.mark.parametrize("values", ["1000000,3", "3,1000000"])
+def test_games_that_fail_under_a_setting_say_what_failed(values, tmp_path, capsys):
+    # A setting whose games all stop with an E100: the report said only "seeds [0, 1]" (and, for
+    # the baseline, nothing at all: exit 1 with no word of an error).  It gives the first error.
+    path = tmp_path / "g.rules"
+    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\nresource pp\n"
+                    "let n = 3\nphase p:\n    each player in players():\n        gain count(1..n * n) pp\n")
+    code, out, err = run_cli(capsys, "sweep", str(path), "--set", "n=" + values, "--games", "2")
+    assert code == 1
+    said = "n=1000000: 2 games raised an error (left out of every comparison): seeds [0, 1]; first, seed 0: "
+    assert said in out and "g.rules:10:20: error: while playing: the range 1..1000000000000 has" in out, out
+    code, out, err = run_cli(capsys, "sweep", str(path), "--set", "n=" + values, "--games", "2", "--format", "json")
+    doc = json.loads(out)
+    assert code == 1 and not doc["ok"]
+    assert "g.rules:10:20: error: while playing: the range" in doc["error"]["message"]
+    failed = next(e for e in doc["settings"] if e["errors"])
+    assert failed["first_error"]["seed"] == 0 and "[E100]" in failed["first_error"]["error"]

@@ -65,8 +65,11 @@ def run_sweep(args: argparse.Namespace) -> int:
         write_text(report_path, page)
     if args.format == "json":
         errors = sum(len(entry["errors"]) for entry in report["settings"])
-        status = failure_object("input", "%d game%s raised an engine error (see each setting's errors)"
-                                % (errors, "" if errors == 1 else "s")) if failed else {"ok": True}
+        first = next((e for e in report["settings"] if e["errors"]), None)
+        status = failure_object("input", "%d game%s raised an engine error (see each setting's errors; first, %s, "
+                                "seed %d: %s)" % (errors, "" if errors == 1 else "s", first["label"],
+                                                  first["first_error"]["seed"], first["first_error"]["error"])
+                                ) if failed else {"ok": True}
         doc = {**status, **doc}     # "ok" (and "error") first, as in every command's JSON report
         print(json.dumps(doc))
     else:

@@ -84,6 +84,9 @@ def analyse(settings: list[dict], records: list[dict[int, dict]]) -> dict:
                                                          [metrics[k][i][m] for i in common], _bounds(m))
                                     for m in names}
         entry["errors"] = sorted(r["seed"] for r in records[k].values() if "error" in r)
+        failed = [records[k][i] for i in sorted(records[k]) if "error" in records[k][i]]
+        # What went wrong, not only where: the first failed game's error (a positioned E100...).
+        entry["first_error"] = {"seed": failed[0]["seed"], "error": failed[0]["error"]} if failed else None
         out["settings"].append(entry)
     return out
 
@@ -99,9 +102,12 @@ def render_text(title: str, report: dict) -> str:
             ci = "[%+.2f, %+.2f]" % tuple(d["ci95"]) if d["ci95"] else "-"
             lines.append("  %-16s %9.2f %9.2f %+9.2f %22s %s" % (metric, d["base"], d["compare"], d["diff"], ci,
                                                               "*" if d["significant"] else ""))
-        if entry["errors"]:
-            lines.append("  games that raised an error (left out of every comparison): seeds %s" % entry["errors"][:10])
         lines.append("")
+    for entry in settings:
+        if entry["errors"]:
+            lines.append("%s: %d game%s raised an error (left out of every comparison): seeds %s; first, seed %d: %s"
+                         % (entry["label"], len(entry["errors"]), "" if len(entry["errors"]) == 1 else "s",
+                            entry["errors"][:10], entry["first_error"]["seed"], entry["first_error"]["error"]))
     if len(settings) == 1:
         lines.append("one setting only: nothing to compare")
     return "\n".join(lines).rstrip()
