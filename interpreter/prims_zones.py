@@ -234,7 +234,9 @@ def build_combinations(c, pos):
             raise RuleRuntimeError("combinations of %d items taken %d at a time are more than %d to go through"
                                    % (len(xs), n, MAX_COMBINATIONS), pos)
         items = sorted(xs)
-        if type(n) is not int or n < 0:
+        if type(n) is int and n < 0:    # itertools' ValueError would be an internal error
+            raise RuleRuntimeError("combinations needs a count of 0 or more, not %d" % n, pos)
+        if type(n) is not int:
             combinations(items, n)      # not a count: the error itertools gives (a bool is its int)
             n = int(n)
         return _distinct_picks(items, n)

@@ -13,6 +13,9 @@ CASES = {
     # `as` with a value that is no seat: said at the `as`, not where its body uses the player.
     "as_a_number_past_the_seats": ("        as held(coin) + 5:\n            gain 1 pp", "10:9", "E100",
                                    "'as' needs a player"),
+    # itertools' ValueError for a negative count was an internal error (exit 2), not the rules' error.
+    "combinations_of_a_negative_count": ("        gain count(combinations([1, 2, 3], held(coin) - 1)) coin", "10:20",
+                                         "E100", "combinations needs a count of 0 or more, not -1"),
     "as_none_computed": ("        as first([x for x in [none] if yes]):\n            gain 1 pp", "10:9", "E100",
                          "'as' needs a player"),
 }
