@@ -99,3 +99,39 @@ def test_an_ir_documents_source_never_shows_a_line_of_a_file_that_is_not_a_rule_
         out, err = capsys.readouterr()
         assert "SECRET" not in out + err and str(secret) not in out + err
         assert "%s:4:2: error: the score of game 'caylus' must be a resource" % path in out
+
+
+def _chain(kind: str, n: int) -> str:
+    head = "game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\nresource pp, coin\n"
+    if kind == "effects":          # each effect calls the next
+        body = "".join("effect e%d:\n    gain 1 pp\n    e%d\n" % (i, i + 1) for i in range(n))
+        body += "effect e%d:\n    gain 1 coin\n" % n
+        return head + body + "phase p:\n    each player in players():\n        e0\n"
+    if kind == "lets":             # each let defined through the next
+        body = "".join("let v%d = v%d + 1\n" % (i, i + 1) for i in range(n)) + "let v%d = held(coin)\n" % n
+    else:                          # ten lets, each 60 brackets deep around the next
+        body = "".join("let v%d = %sv%d + 1%s\n" % (i, "(1 + " * 60, i + 1, ")" * 60) for i in range(n))
+        body += "let v%d = held(coin)\n" % n
+    return head + body + "phase p:\n    each player in players():\n        gain v0 pp\n"
+
+
+@pytest.mark.parametrize("kind, n, said", [
+    ("effects", 400, "effect 'e0', with the effects it calls written out in place, is nested 404 levels deep"),
+    ("lets", 300, "let 'v0', written out with the lets it uses, is nested 302 levels deep"),
+    ("deep_lets", 10, "let 'v0', written out with the lets it uses, is nested 612 levels deep"),
+])
+@pytest.mark.parametrize("command", ["check", "play"])
+def test_chains_of_lets_or_effects_too_deep_are_c807_not_a_recursion_error(kind, n, said, command, tmp_path, capsys):
+    # They were 'provost: internal error: RecursionError' (exit 2) in check and play alike.
+    path = tmp_path / "chain.rules"
+    path.write_text(_chain(kind, n))
+    code, out, err = run(capsys, command, str(path), *(["--seed", "1", "--no-log"] if command == "play" else []))
+    assert code == 1, out + err
+    assert said in out + err and "[C807]" in out + err and "internal error" not in out + err
+
+
+def test_a_chain_within_the_limit_plays(tmp_path, capsys):
+    path = tmp_path / "chain.rules"
+    path.write_text(_chain("effects", 100))
+    code, out, err = run(capsys, "play", str(path), "--seed", "1", "--no-log", "--format", "json")
+    assert code == 0, out + err

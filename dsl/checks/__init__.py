@@ -11,7 +11,7 @@ last and run only when the checks before them found no errors (`after_clean`).
 from __future__ import annotations
 
 from .calls import check_effect_calls, check_function_calls
-from .cycles import check_effect_cycles, check_let_cycles
+from .cycles import check_written_depth, check_effect_cycles, check_let_cycles
 from .loops import check_constant_loops, check_endless_turns, check_unchanging_loops
 from .options import check_option_values
 from .values import check_values
@@ -45,6 +45,7 @@ CHECKS: list = [
     check_tables,
     check_let_cycles,
     check_effect_cycles,
+    check_written_depth,
     check_constant_loops,
     check_unchanging_loops,
     check_endless_turns,

@@ -1,5 +1,6 @@
 """Definitions that would never finish (C801, C802): lets defined through each other and effects
-that call each other (loops that never end: loops.py).
+that call each other (loops that never end: loops.py); and chains of them too long to follow
+(C807).
 
 The interpreter writes a let out where it is used and runs an effect's body where it is called,
 so a let that reaches itself would be written out forever, and an effect that reaches itself
@@ -10,10 +11,19 @@ each with the line of the reference that leads on.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, explain, register
+from ..schema import MAX_IR_DEPTH
 from .model import model
 
 register("C801", "error", "lets defined through each other (a cycle of lets)")
 register("C802", "error", "effects that call each other (a cycle of effect calls)")
+register("C807", "error", "lets or effects that, written out where they are used, nest too deep")
+
+#: How deep the rules may nest once every let is written out where it is used and every effect's
+#: body where it is called: the IR's own limit (dsl/schema.py MAX_IR_DEPTH, S002).  The checker
+#: and the engine follow such chains recursively: 300 chained lets, ten lets of 60 brackets each,
+#: or 400 effects each calling the next ended in Python's RecursionError, an internal error.
+#: Ys, the deepest shipped game, is 40 levels deep.
+MAX_WRITTEN_DEPTH = MAX_IR_DEPTH
 
 explain("C801", """
 A let is written out where it is used, so a let whose value uses itself, directly or through
@@ -33,6 +43,19 @@ other effects, would run until the engine's step budget stops the game.
         ping               # error: effect 'ping' calls itself [cycle: ping -> pong -> ping]
 
 Fix: repeat with `repeat N:` or `repeat while CONDITION:` instead of a call.""")
+explain("C807", """
+A let is written out where it is used and an effect's body runs where it is called, and the
+checker and the engine follow them one inside the other.  Written out so, the rules may nest no
+deeper than an IR may (128 levels, S002): a long chain of lets each defined through the next,
+of lets each holding deep brackets, or of effects each calling the next, as a generated file may
+hold, is refused at its first link rather than crashing them.
+
+    let v0 = v1 + 1        # error: let 'v0', written out with the lets it uses, is nested
+    let v1 = v2 + 1        # 130 levels deep (v0 -> v1 -> v2 -> ... -> v130); at most 128
+    let v2 = v3 + 1        # ... and so on to v129 = v130 + 1 and v130 = 1
+
+Fix: compute the value with a list and `sum` or `count`, keep it in a counter, or repeat an
+effect with `repeat N:` or a loop instead of chaining copies of it.""")
 
 
 def _has_cycle(edges: dict) -> bool:
@@ -94,9 +117,8 @@ def _report(m, kind: str, code: str, noun: str, verb: str, edges: dict) -> list[
     return out
 
 
-def check_let_cycles(ruleset) -> list[Diagnostic]:
-    """C801: a let whose value (or body, for a let with parameters) reaches the let itself."""
-    m = model(ruleset)
+def _let_edges(m) -> dict:
+    """{let: {let it uses: position of the first use}}."""
     sym = m.sym
     lets = sym.lets
     edges: dict = {name: {} for name in lets}
@@ -108,12 +130,17 @@ def check_let_cycles(ruleset) -> list[Diagnostic]:
         d = sym.decls[i]
         if d.get("kind") == "let" and e["fn"] in lets and e["fn"] not in scope:
             edges[d["name"]].setdefault(e["fn"], e.get("pos"))
-    return _report(m, "let", "C801", "let", "uses", edges)
+    return edges
 
 
-def check_effect_cycles(ruleset) -> list[Diagnostic]:
-    """C802: an effect that calls itself, directly or through other effects."""
+def check_let_cycles(ruleset) -> list[Diagnostic]:
+    """C801: a let whose value (or body, for a let with parameters) reaches the let itself."""
     m = model(ruleset)
+    return _report(m, "let", "C801", "let", "uses", _let_edges(m))
+
+
+def _effect_edges(m) -> dict:
+    """{effect: {effect it calls: position of the first call}}."""
     sym = m.sym
     effects = sym.effects
     edges: dict = {name: {} for name in effects}
@@ -121,7 +148,95 @@ def check_effect_cycles(ruleset) -> list[Diagnostic]:
         d = sym.decls[i]
         if d.get("kind") == "effect" and st["name"] in effects:
             edges[d["name"]].setdefault(st["name"], st.get("pos"))
-    return _report(m, "effect", "C802", "effect", "calls", edges)
+    return edges
+
+
+def check_effect_cycles(ruleset) -> list[Diagnostic]:
+    """C802: an effect that calls itself, directly or through other effects."""
+    m = model(ruleset)
+    return _report(m, "effect", "C802", "effect", "calls", _effect_edges(m))
+
+
+def _own_depths(root, refs) -> tuple[int, list]:
+    """How deep ``root`` nests (lists and mappings, as S002 counts), and each reference in it as
+    ``(key, depth, pos)``: ``refs(node)`` gives a node's key, or None (no recursion)."""
+    deepest, found = 0, []
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if type(node) is dict:
+            key = refs(node)
+            if key is not None:
+                found.append((key, depth, node.get("pos")))
+            children = [v for k, v in node.items() if k != "pos"]
+        elif type(node) is list:
+            children = node
+        else:
+            continue
+        stack.extend((v, depth + 1) for v in children if type(v) is dict or type(v) is list)
+    return deepest, found
+
+
+def check_written_depth(ruleset) -> list[Diagnostic]:
+    """C807: a let or an effect that, with the lets it uses and the effects it calls written out
+    in place, nests deeper than MAX_WRITTEN_DEPTH (one error, at the first link of the deepest).
+    Cycles are C801's and C802's."""
+    m = model(ruleset)
+    sym = m.sym
+    lets, effects = sym.lets, sym.effects
+    if _has_cycle(_let_edges(m)) or _has_cycle(_effect_edges(m)):
+        return []
+
+    def refs(node):
+        if node.get("e") == "name" and node.get("id") in lets:
+            return ("let", node["id"])
+        if node.get("e") == "call" and node.get("fn") in lets:
+            return ("let", node["fn"])
+        if node.get("s") == "call" and node.get("name") in effects:
+            return ("effect", node["name"])
+        return None
+
+    index, own = {}, {}
+    for i, d in enumerate(sym.decls):
+        kind = d.get("kind")
+        if kind in ("let", "effect") and (kind, d.get("name")) not in own:
+            index[(kind, d["name"])] = i
+            own[(kind, d["name"])] = _own_depths(d.get("value") if kind == "let" else d.get("body"), refs)
+    written: dict = {}             # key -> (depth written out, (next key, pos) or None)
+    for root in own:
+        stack = [root]
+        while stack:
+            key = stack[-1]
+            if key in written:
+                stack.pop()
+                continue
+            todo = [r for r, _, _ in own[key][1] if r in own and r not in written]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            best = (own[key][0], None)
+            for r, depth, pos in own[key][1]:
+                if r in written and (depth + written[r][0] > best[0] or best[1] is None and depth + written[r][0] == best[0]):
+                    best = (depth + written[r][0], (r, pos))
+            written[key] = best
+    if not written:
+        return []
+    start = max(written, key=lambda k: (written[k][0], -index[k]))
+    depth, link = written[start]
+    if depth <= MAX_WRITTEN_DEPTH or link is None:
+        return []
+    names, key = [], start
+    while key is not None:
+        names.append(key[1])
+        nxt = written[key][1]
+        key = nxt[0] if nxt else None
+    shown = names if len(names) <= 6 else names[:3] + ["..."] + names[-1:]
+    what = ("let '%s', written out with the lets it uses," % start[1] if start[0] == "let"
+            else "effect '%s', with the effects it calls written out in place," % start[1])
+    return [sym.diag(index[start], link[1], "C807", "%s is nested %d levels deep (%s); at most %d"
+                     % (what, depth, " -> ".join(shown), MAX_WRITTEN_DEPTH))]
 
 
 def _dicts_in(root):
