@@ -107,6 +107,11 @@ def _chain(kind: str, n: int) -> str:
         body = "".join("effect e%d:\n    gain 1 pp\n    e%d\n" % (i, i + 1) for i in range(n))
         body += "effect e%d:\n    gain 1 coin\n" % n
         return head + body + "phase p:\n    each player in players():\n        e0\n"
+    if kind == "tables":           # an entry of each table does the next table's
+        body = "enum k a\n" + "".join("table t%d:\n    a:\n        gain 1 pp\n        do t%d[a]\n" % (i, i + 1)
+                                      for i in range(n))
+        body += "table t%d:\n    a: gain 1 coin\n" % n
+        return head + body + "phase p:\n    each player in players():\n        do t0[a]\n"
     if kind == "lets":             # each let defined through the next
         body = "".join("let v%d = v%d + 1\n" % (i, i + 1) for i in range(n)) + "let v%d = held(coin)\n" % n
     else:                          # ten lets, each 60 brackets deep around the next
@@ -119,6 +124,7 @@ def _chain(kind: str, n: int) -> str:
     ("effects", 400, "effect 'e0', with the effects it calls written out in place, is nested 404 levels deep"),
     ("lets", 300, "let 'v0', written out with the lets it uses, is nested 302 levels deep"),
     ("deep_lets", 10, "let 'v0', written out with the lets it uses, is nested 612 levels deep"),
+    ("tables", 400, "table 't0', with what its entries do written out in place, is nested 2406 levels deep"),
 ])
 @pytest.mark.parametrize("command", ["check", "play"])
 def test_chains_of_lets_or_effects_too_deep_are_c807_not_a_recursion_error(kind, n, said, command, tmp_path, capsys):

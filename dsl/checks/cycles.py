@@ -22,7 +22,7 @@ register("C807", "error", "lets or effects that, written out where they are used
 #: body where it is called: the IR's own limit (dsl/schema.py MAX_IR_DEPTH, S002).  The checker
 #: and the engine follow such chains recursively: 300 chained lets, ten lets of 60 brackets each,
 #: or 400 effects each calling the next ended in Python's RecursionError, an internal error.
-#: Ys, the deepest shipped game, is 40 levels deep.
+#: Caylus, the deepest shipped game, is 45 levels deep (score_section -> section_scoring -> favor...).
 MAX_WRITTEN_DEPTH = MAX_IR_DEPTH
 
 explain("C801", """
@@ -188,9 +188,13 @@ def check_written_depth(ruleset) -> list[Diagnostic]:
     if _has_cycle(_let_edges(m)) or _has_cycle(_effect_edges(m)):
         return []
 
+    tables = {d.get("name") for d in sym.decls if d.get("kind") == "table"}
+
     def refs(node):
         if node.get("e") == "name" and node.get("id") in lets:
             return ("let", node["id"])
+        if node.get("e") == "name" and node.get("id") in tables:
+            return ("table", node["id"])        # `do TABLE[KEY]`: an entry runs where it is done
         if node.get("e") == "call" and node.get("fn") in lets:
             return ("let", node["fn"])
         if node.get("s") == "call" and node.get("name") in effects:
@@ -200,22 +204,25 @@ def check_written_depth(ruleset) -> list[Diagnostic]:
     index, own = {}, {}
     for i, d in enumerate(sym.decls):
         kind = d.get("kind")
-        if kind in ("let", "effect") and (kind, d.get("name")) not in own:
+        if kind in ("let", "effect", "table") and (kind, d.get("name")) not in own:
             index[(kind, d["name"])] = i
-            own[(kind, d["name"])] = _own_depths(d.get("value") if kind == "let" else d.get("body"), refs)
+            own[(kind, d["name"])] = _own_depths(d.get({"let": "value", "effect": "body"}.get(kind, "entries")), refs)
     written: dict = {}             # key -> (depth written out, (next key, pos) or None)
     for root in own:
-        stack = [root]
+        if root in written:
+            continue
+        # Depth first without recursion; a reference back into the chain being followed (a table
+        # entry that does its own table: the engine's step budget stops it) is left out.
+        stack, on_chain = [(root, iter(own[root][1]))], {root}
         while stack:
-            key = stack[-1]
-            if key in written:
-                stack.pop()
-                continue
-            todo = [r for r, _, _ in own[key][1] if r in own and r not in written]
-            if todo:
-                stack.extend(todo)
+            key, todo = stack[-1]
+            child = next((r for r, _, _ in todo if r in own and r not in written and r not in on_chain), None)
+            if child is not None:
+                on_chain.add(child)
+                stack.append((child, iter(own[child][1])))
                 continue
             stack.pop()
+            on_chain.discard(key)
             best = (own[key][0], None)
             for r, depth, pos in own[key][1]:
                 if r in written and (depth + written[r][0] > best[0] or best[1] is None and depth + written[r][0] == best[0]):
@@ -233,8 +240,9 @@ def check_written_depth(ruleset) -> list[Diagnostic]:
         nxt = written[key][1]
         key = nxt[0] if nxt else None
     shown = names if len(names) <= 6 else names[:3] + ["..."] + names[-1:]
-    what = ("let '%s', written out with the lets it uses," % start[1] if start[0] == "let"
-            else "effect '%s', with the effects it calls written out in place," % start[1])
+    what = {"let": "let '%s', written out with the lets it uses,",
+            "effect": "effect '%s', with the effects it calls written out in place,",
+            "table": "table '%s', with what its entries do written out in place,"}[start[0]] % start[1]
     return [sym.diag(index[start], link[1], "C807", "%s is nested %d levels deep (%s); at most %d"
                      % (what, depth, " -> ".join(shown), MAX_WRITTEN_DEPTH))]
 
