@@ -212,7 +212,8 @@ def test_rate_and_sweep_json_reports_start_with_ok(capsys, monkeypatch):
     report = json.loads(out)
     assert code == 1 and list(report)[0] == "ok" and report["ok"] is False
     assert report["error"] == {"kind": "input", "exit": 1,
-                               "message": "4 games raised an engine error (see each setting's errors)"}
+                               "message": "4 games raised an engine error (see each setting's errors; "
+                                          "first, start_money=3, seed 0: RuntimeError: boom)"}
 
 
 @pytest.mark.parametrize("command", [["sim", "caylus", "--games", "1"], ["sweep", "caylus", "--set", "start_money=3,4"]])
