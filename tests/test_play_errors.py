@@ -29,18 +29,25 @@ def test_failure_in_play_is_at_the_failing_statement(name, tmp_path, capsys):
     assert word in said and "[%s]" % code_ in said
 
 
-def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
-    # A variant adds a value to an enum and not to the table that a `do` looks it up in: the
-    # error names the table to complete, at the lookup.
+def checked_clean_then_played(tmp_path, capsys, text: str, *play_args: str):
+    """Write ``text`` as a rule file that checks clean, play it: (path, exit code, stderr)."""
     from cli_run import run_cli
 
     path = tmp_path / "t.rules"
-    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
-                    "resource pp, coin\nenum kind a, b, c\norder turn_order\n"
-                    "table bonus:\n    a: gain 1 pp\n    b: gain 2 pp\n"
-                    "phase p:\n    each player in turn_order:\n        do bonus[c if held(coin) == 0 else a]\n")
+    path.write_text(text)
     assert run_cli(capsys, "check", str(path))[0] == 0
-    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1")
+    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1", *play_args)
+    return path, code, out + err
+
+
+def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
+    # A variant adds a value to an enum and not to the table that a `do` looks it up in: the
+    # error names the table to complete, at the lookup.
+    path, code, err = checked_clean_then_played(
+        tmp_path, capsys, "game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+        "resource pp, coin\nenum kind a, b, c\norder turn_order\n"
+        "table bonus:\n    a: gain 1 pp\n    b: gain 2 pp\n"
+        "phase p:\n    each player in turn_order:\n        do bonus[c if held(coin) == 0 else a]\n")
     assert code == 1
     assert "%s:14:12: error: while playing: table 'bonus' has no entry for 'c' [E100]" % path in err
 
@@ -52,15 +59,11 @@ def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
     ("ends_if", "first([p for p in players() if p == 99]) > 1", "TypeError"),
 ])
 def test_the_games_own_expressions_fail_at_their_line(attribute, expr, said, tmp_path, capsys):
-    from cli_run import run_cli
-
-    path = tmp_path / "t.rules"
-    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
-                    "    %s %s\nresource pp\norder turn_order\n"
-                    "phase p:\n    each player in players():\n        gain 1 pp\n" % (attribute, expr))
-    assert run_cli(capsys, "check", str(path))[0] == 0
-    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1", "--no-log")
-    assert code == 1, out + err
+    path, code, err = checked_clean_then_played(
+        tmp_path, capsys, "game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+        "    %s %s\nresource pp\norder turn_order\n"
+        "phase p:\n    each player in players():\n        gain 1 pp\n" % (attribute, expr), "--no-log")
+    assert code == 1, err
     col = 6 + len(attribute)
     assert "%s:6:%d: error: while playing: %s" % (path, col, said) in err, err
     assert "[E101]" in err and "internal error" not in err
@@ -69,14 +72,10 @@ def test_the_games_own_expressions_fail_at_their_line(attribute, expr, said, tmp
 def test_do_given_a_number_is_an_error_not_a_jump_into_the_rules(tmp_path, capsys):
     # An effect's parameter has no kind the checker knows (T218 catches `do held(coin)` itself):
     # the number reached `do`, which ran whatever part of the rules had that inner id.
-    from cli_run import run_cli
-
-    path = tmp_path / "t.rules"
-    path.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
-                    "resource pp, coin\ntable t:\n    1: gain 1 pp\neffect run_it(x):\n    do x\n"
-                    "phase p:\n    each player in players():\n        gain 1 coin\n        run_it(held(coin))\n"
-                    "        do t[1]\n")
-    assert run_cli(capsys, "check", str(path))[0] == 0
-    code, out, err = run_cli(capsys, "play", str(path), "--seed", "1", "--no-log")
-    assert code == 1, out + err
+    path, code, err = checked_clean_then_played(
+        tmp_path, capsys, "game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+        "resource pp, coin\ntable t:\n    1: gain 1 pp\neffect run_it(x):\n    do x\n"
+        "phase p:\n    each player in players():\n        gain 1 coin\n        run_it(held(coin))\n"
+        "        do t[1]\n", "--no-log")
+    assert code == 1, err
     assert "%s:10:5: error: while playing: 'do' needs one table entry, got 1 [E100]" % path in err, err
