@@ -220,3 +220,19 @@ def test_without_a_path_the_current_folder_is_formatted(tmp_path, capsys, monkey
     assert code == 1 and "g.rules" in out
     code, _, _ = run_cli(capsys, "fmt")
     assert code == 0 and (tmp_path / "sub" / "g.rules").read_text() == 'game g "G":\n    players 2\n'
+
+
+def test_a_file_keeps_its_line_ends_and_byte_order_mark(tmp_path, capsys):
+    """A file saved on Windows (CRLF, often with a BOM) was rewritten with LF ends and no BOM:
+    every line of it changed in the user's version control, for what is only layout."""
+    shipped = open(os.path.join(shipped_dir(), "caylus.simplified_favor.rules")).read()
+    path = tmp_path / "caylus.simplified_favor.rules"
+    messy = disturbed(shipped, random.Random(3))
+    path.write_bytes(b"\xef\xbb\xbf" + messy.replace("\n", "\r\n").encode("utf-8"))
+    code, out, _ = run_cli(capsys, "fmt", str(path))
+    assert code == 0 and "reformatted" in out
+    assert path.read_bytes() == b"\xef\xbb\xbf" + shipped.replace("\n", "\r\n").encode("utf-8")
+    code, _, err = run_cli(capsys, "fmt", "--check", str(path))
+    assert code == 0 and "0 files would be reformatted" in err       # formatted once is formatted
+    path.write_bytes(shipped.encode("utf-8"))                         # an LF file stays LF, no BOM
+    assert run_cli(capsys, "fmt", "--check", str(path))[0] == 0 and path.read_bytes() == shipped.encode("utf-8")

@@ -24,7 +24,20 @@ from provost.dsl.source import read_source
 from provost.tools.cli import collect_files
 
 
-def _write(path: str, text: str) -> None:
+_BOM = b"\xef\xbb\xbf"
+
+
+def _as_written(path: str, new: str) -> tuple[str, bytes]:
+    """The formatted text with the file's own line ends (CRLF where its first line has one) and
+    byte-order mark: layout is what fmt changes, not how an editor on another system saves."""
+    with open(path, "rb") as f:
+        first = f.readline(1 << 16)
+    if first.endswith(b"\r\n"):
+        new = new.replace("\n", "\r\n")
+    return new, _BOM if first.startswith(_BOM) else b""
+
+
+def _write(path: str, text: str, prefix: bytes = b"") -> None:
     # The file itself is rewritten, with its permissions: a symbolic link stays a link to the
     # formatted file (not replaced by a copy), and a file readable by others stays so (the
     # temporary file is made private).
@@ -33,8 +46,8 @@ def _write(path: str, text: str) -> None:
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fmt-", suffix=".rules")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(prefix + text.encode("utf-8"))
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except OSError:
@@ -64,7 +77,7 @@ def run_fmt(args: argparse.Namespace) -> int:
             failed = True
             continue
         try:
-            new = format_text(text)
+            new = format_text(text)         # (read_source reads CRLF ends as LF)
         except Unformattable as e:
             print("provost: error: cannot format %s: %s" % (printable(path), printable(e)), file=sys.stderr)
             failed = True
@@ -80,7 +93,7 @@ def run_fmt(args: argparse.Namespace) -> int:
             print("would reformat %s" % printable(path), file=sys.stderr if args.diff else sys.stdout)
         else:
             try:
-                _write(path, new)
+                _write(path, *_as_written(path, new))
             except OSError as exc:          # README: an output that cannot be written is a usage error
                 from provost.tools.cli.failures import cannot_write
                 raise cannot_write(printable(path), exc) from None
