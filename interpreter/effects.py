@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import nodes as N
 from .expressions import BUNDLE, RuleRuntimeError
 from .library import EFFECT_BUILDERS, load_all
-from .runtime import MAX_KEPT, MAX_NUMBER, holds, too_large
+from .runtime import MAX_KEPT, MAX_NUMBER, holds, short_repr, too_large
 from .state import GameFields
 
 load_all()
@@ -290,7 +290,7 @@ class EffectCompiler:
                 try:
                     key = slots[index(g, env)]
                 except (KeyError, TypeError):
-                    raise RuleRuntimeError("'%s' has no entry %r" % (name, index(g, env)), pos)
+                    raise RuleRuntimeError("'%s' has no entry %s" % (name, short_repr(index(g, env))), pos)
             old = holder[key]
             new = v if op == "=" else old + v if op == "+=" else old - v
             if new < lo:
@@ -469,7 +469,7 @@ class EffectCompiler:
         def do(g, env):
             node = cell(g, env)
             if type(node) is not int or node not in entries:   # a number is not an entry's node
-                raise RuleRuntimeError("'do' needs one table entry, got %r" % (node,), pos)
+                raise RuleRuntimeError("'do' needs one table entry, got %s" % short_repr(node), pos)
             g.s.stack.append([node, 0, env, None])
         return self.p.add(N.Atom(do), st["pos"])
 

@@ -382,7 +382,7 @@ class Game(GameFields):
             for i, v in keys.items():
                 if type(v) is not int and type(v) is not bool:
                     raise self._game_failure("tiebreak", "E101", "the tiebreak gives %s for player %d; it must "
-                                             "give a number" % ("none" if v is None else short_repr(v), i))
+                                             "give a number" % (short_repr(v), i))
             top = max(keys.values())
             tied = [i for i in tied if keys[i] == top]
         return tied

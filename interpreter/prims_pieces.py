@@ -21,6 +21,7 @@ from operator import itemgetter
 from . import nodes as N
 from .expressions import RuleRuntimeError
 from .library import effect, function
+from .runtime import short_repr
 from .state import GameFields
 
 KIND, OWNER, VALUE, WHERE, UP, SEEN, PLACED, OVERRIDE = range(8)
@@ -88,7 +89,7 @@ def build_place_piece(c, st, scope):
         pieces: list = ix.pieces
         found = [i for i in ix.owned_by(kind, f, p) if pieces[i][2] == v]
         if not found:
-            raise RuleRuntimeError("player %d has no %s of value %r in %r" % (p, kind, v, f), pos)
+            raise RuleRuntimeError("player %d has no %s of value %s in %s" % (p, kind, short_repr(v), short_repr(f)), pos)
         i = min(found)
         piece: list = own_piece(g, i)
         piece[3] = t

@@ -23,6 +23,7 @@ from __future__ import annotations
 from . import nodes as N
 from .expressions import RuleRuntimeError
 from .library import effect, function
+from .runtime import short_repr
 
 
 @effect("place_tile")
@@ -34,9 +35,9 @@ def build_place_tile(c, st, scope):
     def place_tile(g, env):
         k, i = kind(g, env), slot(g, env)
         if k not in buildings:
-            raise RuleRuntimeError("%r is not a building" % (k,), pos)
+            raise RuleRuntimeError("%s is not a building" % short_repr(k), pos)
         if type(i) is not int or not 0 < i < len(g.s.road):
-            raise RuleRuntimeError("there is no road slot %r" % (i,), pos)
+            raise RuleRuntimeError("there is no road slot %s" % short_repr(i), pos)
         g.put_tile(k, i)
     return c.p.add(N.Atom(place_tile), pos)
 
@@ -50,14 +51,14 @@ def build_set_supply(c, st, scope):
     def set_supply(g, env):
         k = kind(g, env)
         if k not in buildings:
-            raise RuleRuntimeError("%r is not a building" % (k,), pos)
+            raise RuleRuntimeError("%s is not a building" % short_repr(k), pos)
         g.s.supply[k] = max(0, n(g, env))
     return c.p.add(N.Atom(set_supply), pos)
 
 
 def _tile(g, t, pos):
     if t not in g.s.tiles:
-        raise RuleRuntimeError("%r is not a tile on the road" % (t,), pos)
+        raise RuleRuntimeError("%s is not a tile on the road" % short_repr(t), pos)
     return g.s.tiles[t]
 
 
@@ -107,7 +108,7 @@ def build_perform(c, st, scope):
     def perform(g, env):
         x = what(g, env)
         if x not in g.s.tiles and x not in g.prog.buildings and x not in g.prog.spaces:
-            raise RuleRuntimeError("%r is not a tile, building or space" % (x,), pos)
+            raise RuleRuntimeError("%s is not a tile, building or space" % short_repr(x), pos)
         body = g.work_body(x)
         if body is not None:
             g.s.stack.append([body, 0, {"player": env["player"], "self": x, "slot": 1}, None])

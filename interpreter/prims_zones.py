@@ -20,7 +20,7 @@ from . import nodes as N
 from . import rng
 from .expressions import RuleRuntimeError
 from .library import effect, function
-from .runtime import MAX_KEPT, MAX_NUMBER, too_large
+from .runtime import MAX_KEPT, MAX_NUMBER, short_repr, too_large
 from .state import GameFields, State
 
 
@@ -54,7 +54,7 @@ def zone_ref(compiler, arg, scope):
             try:
                 v = v[k]
             except (KeyError, TypeError):
-                raise RuleRuntimeError("zone '%s' has no part %r" % (name, k), pos)
+                raise RuleRuntimeError("zone '%s' has no part %s" % (name, short_repr(k)), pos)
         return v
     return ref
 
@@ -91,7 +91,7 @@ def build_take(c, st, scope):
         z = src(g, env)
         for x in _items(items(g, env)):
             if x not in z:
-                raise RuleRuntimeError("%r is not there to take" % (x,), pos)
+                raise RuleRuntimeError("%s is not there to take" % short_repr(x), pos)
             z.remove(x)
     return c.p.add(N.Atom(take), st["pos"])
 
@@ -145,7 +145,7 @@ def build_set_order(c, st, scope):
     def set_order(g: GameFields, env):
         v = list(value(g, env))
         if sorted(v) != sorted(g.s.orders[order]) and g.s.orders[order]:
-            raise RuleRuntimeError("set_order must rearrange the same players, got %r" % (v,), pos)
+            raise RuleRuntimeError("set_order must rearrange the same players, got %s" % short_repr(v), pos)
         g.s.orders[order] = v
     return c.p.add(N.Atom(set_order), st["pos"])
 

@@ -16,7 +16,7 @@ from . import native
 from .codecache import CodeCache, interpreter_digest, program_key
 from .effects import EffectCompiler, block_entry
 from .expressions import NOT_STATIC, ExprCompiler, RuleRuntimeError, TableRef
-from .runtime import MAX_NUMBER
+from .runtime import MAX_NUMBER, short_repr
 
 
 class Program:
@@ -267,7 +267,7 @@ class Program:
             if attr == "kind":
                 return x
         else:
-            raise RuleRuntimeError("%r has no attribute '%s'" % (x, attr), pos)
+            raise RuleRuntimeError("%s has no attribute '%s'" % (short_repr(x), attr), pos)
         return self._declared(d, attr)
 
     def _declared(self, d, attr):

@@ -36,7 +36,7 @@ class TableRef:
                     return payload
             elif k == key:
                 return payload
-        raise RuleRuntimeError("table '%s' has no entry for %r" % (self.name, key), pos)
+        raise RuleRuntimeError("table '%s' has no entry for %s" % (self.name, short_repr(key)), pos)
 
 
 #: At most this many entries are kept per option (``kept_entry``): the values of a parameter are
@@ -91,8 +91,17 @@ def kept_list_entry(memo: dict, value):
 
 
 def short_repr(v, limit: int = 80) -> str:
-    text = repr(v)
+    """A value in a message as the rules write it (``none``, not Python's ``None``), cut at LIMIT."""
+    text = _as_written(v)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _as_written(v) -> str:
+    if v is None:
+        return "none"
+    if type(v) is list or type(v) is tuple:
+        return "[%s]" % ", ".join(_as_written(x) for x in v[:100])[:200]
+    return repr(v)
 
 
 # ------------------------------------------------------------------ helpers of generated code
@@ -110,14 +119,14 @@ def index_into(obj, key, pos):
     try:
         return obj[key]
     except (KeyError, IndexError, TypeError):
-        raise RuleRuntimeError("no entry %r in %s" % (key, short_repr(obj)), pos)
+        raise RuleRuntimeError("no entry %s in %s" % (short_repr(key), short_repr(obj)), pos)
 
 
 def held(g, player, what, pos):
     try:
         return g.s.counters[what][player]
     except (KeyError, TypeError):
-        raise RuleRuntimeError("%r is not a resource" % (what,), pos)
+        raise RuleRuntimeError("%s is not a resource" % short_repr(what), pos)
 
 
 def holds(counters, player, pairs, workers):

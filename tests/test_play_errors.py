@@ -79,3 +79,20 @@ def test_do_given_a_number_is_an_error_not_a_jump_into_the_rules(tmp_path, capsy
         "        do t[1]\n", "--no-log")
     assert code == 1, err
     assert "%s:10:5: error: while playing: 'do' needs one table entry, got 1 [E100]" % path in err, err
+
+
+def test_a_value_in_an_error_is_written_as_the_rules_write_it(tmp_path, capsys):
+    # Once: "None is not a tile, building or space": Python's word for what the rules call none.
+    path, code, err = checked_clean_then_played(
+        tmp_path, capsys, "game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+        "resource pp\norder turn_order\nspace well:\n    work: gain 1 pp\nphase p:\n"
+        "    each player in players():\n        perform first([s for s in [well] if held(pp) > 5])\n", "--no-log")
+    assert code == 1, err
+    assert "%s:12:9: error: while playing: none is not a tile, building or space [E100]" % path in err, err
+    assert "None" not in err
+
+
+def test_short_repr_writes_none_inside_lists_and_cuts_long_values():
+    from provost.interpreter.runtime import short_repr
+    assert short_repr(None) == "none" and short_repr([None, "a", 1]) == "[none, 'a', 1]"
+    assert short_repr(list(range(10_000))).endswith("...") and len(short_repr(list(range(10_000)))) == 83
