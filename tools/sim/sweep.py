@@ -83,8 +83,8 @@ def analyse(settings: list[dict], records: list[dict[int, dict]]) -> dict:
             entry["vs_baseline"] = {m: paired_difference([metrics[0][i][m] for i in common],
                                                          [metrics[k][i][m] for i in common], _bounds(m))
                                     for m in names}
-        entry["errors"] = sorted(r["seed"] for r in records[k].values() if "error" in r)
-        failed = [records[k][i] for i in sorted(records[k]) if "error" in records[k][i]]
+        failed = sorted((r for r in records[k].values() if "error" in r), key=lambda r: r["seed"])
+        entry["errors"] = [r["seed"] for r in failed]
         # What went wrong, not only where: the first failed game's error (a positioned E100...).
         entry["first_error"] = {"seed": failed[0]["seed"], "error": failed[0]["error"]} if failed else None
         out["settings"].append(entry)

@@ -300,14 +300,11 @@ class Table:
         decision -- and the failure is the answer, with the rule's place, rather than a table
         left with nobody to decide."""
         from provost.dsl.diagnostics import RulesError
+        before = self.game.clone()          # (a copy: replaying a long game would stall the server)
         try:
             self._apply(option)
         except RulesError as e:
-            from provost.interpreter.engine import Game
-            g = Game.new(self.game.rs, players=self.players, seed=self.seed)
-            for d in self.decisions:
-                g.apply(d.option)
-            self.game = g
+            self.game = before
             raise TableError(409, "the rules fail while playing %s, so the game cannot go on this way: %s"
                              % (what, self._files_named("; ".join(d.format_text() for d in e.diagnostics)))) from None
 
