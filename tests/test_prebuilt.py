@@ -117,3 +117,18 @@ def test_a_build_that_compiles_nothing_makes_the_derived_files_too(tmp_path):
     if current():       # (check results name the files' folder, here another one)
         same = lambda names: sorted(f for f in names if f.startswith(("grammar-", "ir-")))  # noqa: E731
         assert same(made) == same(os.listdir(prebuilt.DIR))
+
+
+@needs_build
+def test_the_build_byte_compiled_the_sources_it_runs_from():
+    """An editable install runs its modules from the source folders, which pip does not
+    byte-compile: on a machine that writes no bytecode (PYTHONDONTWRITEBYTECODE) every process
+    compiled them from source again.  The build compiles them where they are (setup.py)."""
+    import importlib.util
+
+    import provost.dsl.loader
+    import provost.tools.cli
+    for module in (provost.dsl.loader, provost.tools.cli):
+        source = module.__file__
+        assert source.endswith(".py")
+        assert os.path.isfile(importlib.util.cache_from_source(source)), source
