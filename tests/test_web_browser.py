@@ -369,7 +369,9 @@ def test_a_collapsed_section_stays_collapsed(browser, server):
     page.wait_for_selector("details.supply")
     assert page.locator("details.supply").get_attribute("open") is None
     page.click("details.supply > summary")          # and unfolded likewise
-    page.wait_for_function("document.querySelector('details.supply').open")
+    # The choice is kept by the section's "toggle" event, which the browser fires in a task of
+    # its own after the click: a reload at once could come first.
+    page.wait_for_function("localStorage.getItem('provost.open.supply') === '1'")
     page.reload()
     page.wait_for_selector("details.supply[open]")
     page.close()
