@@ -70,9 +70,11 @@ class Diagnostic:
         Positions are clamped to 1 so that a stage that lost its position still yields a
         clickable location rather than `:0:0`.
         """
-        line = max(1, self.line)
-        col = max(1, self.col)
-        return f"{printable(self.path)}:{line}:{col}: {self.severity}: {printable(self.message)} [{self.code}]"
+        return f"{self.place()}: {self.severity}: {printable(self.message)} [{self.code}]"
+
+    def place(self) -> str:
+        """`path:line:col`, the positions clamped to 1 as `format_text` gives them."""
+        return f"{printable(self.path)}:{max(1, self.line)}:{max(1, self.col)}"
 
     def to_dict(self) -> dict:
         """A JSON-able dict with every field (used by `--format json`)."""

@@ -462,14 +462,90 @@ def test_a_rule_failing_in_play_leaves_the_game_as_it_was_and_says_where(tmp_pat
             break
         state = r.json()
     assert r.status_code == 409, r.text
-    assert "caylus.crash.rules:5:18: error: while playing: no entry 2" in r.json()["error"]
-    assert str(tmp_path) not in r.json()["error"]
+    assert "caylus.crash.rules:5:18: error: E100, a rule failed while playing" in r.json()["error"]
+    assert "as it was before that move" in r.json()["error"]
+    assert "no entry" not in r.json()["error"] and str(tmp_path) not in r.json()["error"]
     after = c.get(url).json()
     assert after["decisions"] == state["decisions"] and after["view"] == state["view"]
     assert after["your_turn"] or after["bot_to_move"]
     again = (c.post(url + "/move", json={"option": state["view"]["options"][-1]["id"], "n": state["decisions"]})
              if after["your_turn"] else c.post(url + "/advance"))
     assert again.status_code == 409 and "E100" in again.json()["error"]
+
+
+PEEK = """variant peek "Peek" extends ys:
+    description "A bid reads the hidden ship deck"
+    replace step bidding.bids:
+        each player in turn_order:
+            choose "Bid two brokers (secretly)":
+                option bid(b in combinations(piece_values(broker, screen), 2)):
+                    place_piece broker, b[0], screen, bid, down
+                    place_piece broker, b[1], screen, bid, down
+                    gain [0][index(ships, first(ship_deck))] vp
+        gather_pieces broker, bid, front
+        reveal_pieces broker, front
+"""
+
+
+def test_a_rule_failing_in_play_tells_the_seat_where_not_what_it_read(tmp_path, caplog):
+    """The failing rule indexes a list by the ship deck's top card, which no seat sees: its
+    message (``no entry 3 in [0]``) told the seat which ship comes next.  The seat is told where
+    the rules failed and what kind of failure, the server's console the whole diagnostic."""
+    from provost.tools.cli.commands_web import _offered
+
+    rules = tmp_path / "ys.peek.rules"
+    rules.write_text(PEEK)
+    c = client(_offered(str(rules)), tmp_path / "saves")
+    g = new_game(c, str(rules), 4, ["human"] * 4, seed=1)
+    urls = [api(s["url"]) for s in g["seats"]]
+    state = next(s for s in (c.get(u).json() for u in urls) if s["your_turn"])
+    url = urls[state["seat"]]
+    option = state["view"]["options"][0]["id"]
+    with caplog.at_level("ERROR", logger="provost.web"):
+        r = c.post(url + "/move", json={"option": option, "n": state["decisions"]})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"] == (
+        "the rules fail while playing '%s', so the game cannot go on this way: ys.peek.rules:9:26: error: E100, "
+        "a rule failed while playing (a bad index, a missing value). The game is as it was before that move. "
+        "The rule's own message is on the server's console." % option)
+    said = "\n".join(r.getMessage() for r in caplog.records)
+    assert "%s:9:26: error: while playing: no entry " % rules in said and "first(ship_deck)" in said
+    assert c.get(url).json() == state
+
+
+def test_a_rule_failing_in_a_games_setup_tells_where_not_what_it_dealt(tmp_path, caplog):
+    """The first decision's option reads the hidden deck's top card (dealt by the setup) as an
+    index: the new game is refused with the rule's place, not the card (the console has it)."""
+    from provost.tools.cli.commands_web import _offered
+
+    rules = tmp_path / "deck.rules"
+    rules.write_text("game g:\n    score pp\n    players 2..2\n    rounds p\n    max_rounds 1\n"
+                     "resource pp\norder turn_order\nenum cards c1, c2, c3, c4, c5\nzone deck visible none\n"
+                     "setup:\n    put cards, deck\n    shuffle_zone deck\n"
+                     "phase p:\n    each player in turn_order:\n        choose \"Pick\":\n"
+                     "            option a: nothing\n"
+                     "            option b when [1, 2][index(cards, first(deck))] > 5: nothing\n")
+    c = client(_offered(str(rules)), tmp_path / "saves")
+    with caplog.at_level("ERROR", logger="provost.web"):
+        r = c.post("/api/games", json={"ruleset": str(rules), "players": 2, "agents": ["human"], "seed": 2})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("the rules fail while setting the game up: deck.rules:17:27: error: E100, ")
+    assert "no entry" not in r.json()["error"] and str(tmp_path) not in r.json()["error"]
+    assert "no entry" in "\n".join(r.getMessage() for r in caplog.records)
+
+
+def test_an_internal_error_says_its_kind_not_its_message(offered, tmp_path, monkeypatch, caplog):
+    """A bug's message may hold anything the game holds (a hidden card's name): the answer names
+    the exception's kind only, the console has the traceback."""
+    from provost.tools.web.table import Table
+
+    c = client(offered, tmp_path)
+    g = new_game(c, "ys", 4, ["human"] * 4, seed=5)
+    monkeypatch.setattr(Table, "state_for", lambda self, seat, at=None: {}["hidden_card_s17"])
+    with caplog.at_level("ERROR", logger="provost.web"):
+        r = c.get(api(g["seats"][0]["url"]))
+    assert r.status_code == 500 and r.json()["error"] == "internal error (KeyError); the server's console says more"
+    assert any("hidden_card_s17" in str(rec.exc_info[1]) for rec in caplog.records if rec.exc_info)
 
 
 @pytest.mark.parametrize("ruleset, players", [("ys", 2), ("ys", 3), ("caylus", 2)])

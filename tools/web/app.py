@@ -29,10 +29,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from provost.dsl.diagnostics import one_line
+from provost.dsl.diagnostics import RulesError, one_line
 
 from .assets import static_text
-from .table import BOT_AGENTS, Table, TableError
+from .table import BOT_AGENTS, Table, TableError, console, fails_in_play, play_failure
 
 MAX_BODY = 64 * 1024
 
@@ -58,6 +58,9 @@ class Tables:
                 try:
                     return self.add(Table.load(path, self.save_dir))
                 except Exception as e:     # a save that no longer loads (rules changed): say so
+                    if isinstance(e, RulesError) and fails_in_play(e):
+                        raise play_failure(e, 410, "this game's save cannot be resumed: the rules fail while "
+                                           "replaying its decisions") from None
                     raise TableError(410, "this game's save cannot be resumed: %s" % e) from None
         raise TableError(404, "no game '%s' on this server" % gid)
 
@@ -116,10 +119,15 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             except TableError as e:
                 return _error(e.status, e.message)
             except Exception as e:          # never a crash, never a traceback to the page
-                from provost.dsl.diagnostics import RulesError
+                if isinstance(e, RulesError) and fails_in_play(e):
+                    # (the result's tiebreak, say: its message may show values a seat may not see)
+                    failure = play_failure(e, 409, "the rules fail while playing")
+                    return _error(failure.status, failure.message)
                 if isinstance(e, RulesError):
                     return _error(400, "the rules do not load:\n" + _diagnostics_message(e))
-                return _error(500, "internal error: %s: %s" % (type(e).__name__, e))
+                # A bug: what it says may be anything the game holds, hidden or not.
+                console.exception("internal error answering %s %s", request.method, request.url.path)
+                return _error(500, "internal error (%s); the server's console says more" % type(e).__name__)
         return run
 
     async def locked(t: Table, fn, *args):
@@ -173,7 +181,12 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             problem = players_out_of_range(rs, players)
             if problem:
                 raise TableError(400, problem)
-        t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
+        try:
+            t = tables.add(await run_in_threadpool(Table.new, ruleset, variant, players, seed, agents, save_dir))
+        except RulesError as e:
+            if fails_in_play(e):        # (in the rules' setup: its message may show the cards dealt)
+                raise play_failure(e, 400, "the rules fail while setting the game up") from None
+            raise
         return JSONResponse({"gid": t.gid, "seats": t.links(), "watch": t.watch_link(),
                              "game": "/game/%s/%s" % (t.gid, t.host)})
 

@@ -12,15 +12,23 @@ other options it had: a decision whose alternatives all leave the viewer's obser
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from provost.interpreter.boardview import (Names, board_view, has_hidden, logged_label, option_places, seat_name,
                                            who_sees)
 
 BOT_AGENTS = ("random", "greedy")
+
+#: Where the server tells the rules' author what a seat is not told (a rule's failure in full).
+console = logging.getLogger("provost.web")
+
+#: The codes of a rule failing while playing: their messages hold the values the rule met (the
+#: card under the deck's top, another seat's bid), which no seat may be shown.
+PLAY_FAILURES = ("E100", "E101")
 
 
 def _digests(rs) -> tuple | None:
@@ -34,6 +42,30 @@ class TableError(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
+
+
+def file_name(path: str) -> str:
+    """A rule file as the web names it: by its name, not where the server keeps it."""
+    return os.path.basename(path) if os.path.isabs(path) else path
+
+
+def fails_in_play(e) -> bool:
+    """Whether RulesError ``e`` is a rule failing while playing (E100, E101), not rules that do not load."""
+    return any(d.code in PLAY_FAILURES for d in e.diagnostics)
+
+
+def play_failure(e, status: int, what: str, then: str = "") -> TableError:
+    """The answer to a seat when the rules fail while playing (``e``, a RulesError): ``what``, and
+    where each failure is (``caylus.crash.rules:5:18: error: E100, ...``) without its message,
+    which may show values the seat may not see (``no entry 3 in [0]``, 3 the hidden ship's).
+    The full diagnostics go to the server's console, for the rules' author."""
+    from provost.dsl.diagnostics import CODES, render_text
+    console.error("%s:\n%s", what, "\n".join(render_text(d) for d in e.diagnostics))
+    places = "; ".join("%s: %s: %s, %s" % (replace(d, path=file_name(d.path)).place(), d.severity, d.code,
+                                            CODES.get(d.code, ("", "a rule failed"))[1])
+                       for d in e.diagnostics)
+    return TableError(status, "%s: %s. %sThe rule's own message is on the server's console."
+                      % (what, places, then))
 
 
 @dataclass
@@ -305,8 +337,8 @@ class Table:
             self._apply(option)
         except RulesError as e:
             self.game = before
-            raise TableError(409, "the rules fail while playing %s, so the game cannot go on this way: %s"
-                             % (what, self._files_named("; ".join(d.format_text() for d in e.diagnostics)))) from None
+            raise play_failure(e, 409, "the rules fail while playing %s, so the game cannot go on this way" % what,
+                               "The game is as it was before that move. ") from None
 
     def why_not(self, seat: int, option: str) -> str:
         g = self.game
