@@ -339,7 +339,7 @@ def test_the_log_of_a_rule_file_with_any_name_downloads(tmp_path):
     rules = tmp_path / "caylus.fête€ \"x\".rules"
     rules.write_text('variant fete "Fete" extends caylus:\n    description "A party"\n')
     c = client(_offered(str(rules)), tmp_path / "saves")
-    g = new_game(c, str(rules), 3, ["random"])
+    g = new_game(c, rules.name, 3, ["random"])
     url = api(g["seats"][0]["url"])
     play_to_end(c, url, random.Random(1), [])
     r = c.get(url + "/log")
@@ -402,7 +402,7 @@ def test_a_game_of_a_changed_rule_file_is_not_resumed_on_other_rules(tmp_path):
     rules.write_text(text)
     saves = tmp_path / "saves"
     c = client(_offered(str(rules)), saves)
-    g = new_game(c, str(rules), 3, ["human", "random"])
+    g = new_game(c, rules.name, 3, ["human", "random"])
     url = api(g["seats"][0]["url"])
     before = c.get(url).json()
     assert before["view"]["panels"][0]["resources"]
@@ -426,7 +426,7 @@ def test_stepping_back_shows_the_rules_the_game_is_played_on(tmp_path):
     text = 'variant rich "Rich" extends caylus:\n    description "More money"\n    replace let start_money = [9, 10, 10, 11]\n'
     rules.write_text(text)
     c = client(_offered(str(rules)), tmp_path / "saves")
-    g = new_game(c, str(rules), 3, ["human", "random"])
+    g = new_game(c, rules.name, 3, ["human", "random"])
     url = api(g["seats"][0]["url"])
     state = c.get(url).json()
     while state["decisions"] < 4:
@@ -452,7 +452,7 @@ def test_a_rule_failing_in_play_leaves_the_game_as_it_was_and_says_where(tmp_pat
                      '    replace step income.income:\n        each player in turn_order:\n'
                      '            gain [1, 2][round] denier\n')
     c = client(_offered(str(rules)), tmp_path / "saves")
-    g = new_game(c, str(rules), 3, ["human", "random"])
+    g = new_game(c, rules.name, 3, ["human", "random"])
     url = api(g["seats"][0]["url"])
     state = c.get(url).json()
     for _ in range(500):
@@ -496,7 +496,7 @@ def test_a_rule_failing_in_play_tells_the_seat_where_not_what_it_read(tmp_path, 
     rules = tmp_path / "ys.peek.rules"
     rules.write_text(PEEK)
     c = client(_offered(str(rules)), tmp_path / "saves")
-    g = new_game(c, str(rules), 4, ["human"] * 4, seed=1)
+    g = new_game(c, rules.name, 4, ["human"] * 4, seed=1)
     urls = [api(s["url"]) for s in g["seats"]]
     state = next(s for s in (c.get(u).json() for u in urls) if s["your_turn"])
     url = urls[state["seat"]]
@@ -527,7 +527,7 @@ def test_a_rule_failing_in_a_games_setup_tells_where_not_what_it_dealt(tmp_path,
                      "            option b when [1, 2][index(cards, first(deck))] > 5: nothing\n")
     c = client(_offered(str(rules)), tmp_path / "saves")
     with caplog.at_level("ERROR", logger="provost.web"):
-        r = c.post("/api/games", json={"ruleset": str(rules), "players": 2, "agents": ["human"], "seed": 2})
+        r = c.post("/api/games", json={"ruleset": rules.name, "players": 2, "agents": ["human"], "seed": 2})
     assert r.status_code == 400, r.text
     assert r.json()["error"].startswith("the rules fail while setting the game up: deck.rules:17:27: error: E100, ")
     assert "no entry" not in r.json()["error"] and str(tmp_path) not in r.json()["error"]
@@ -563,6 +563,37 @@ def test_a_variant_file_on_the_rules_for_a_count_resumes(tmp_path, ruleset, play
     t.save()
     again = Table.load(str(tmp_path / "saves" / (t.gid + ".json")))
     assert again.game.rs.variant == t.game.rs.variant and again.game.observation(0) == t.game.observation(0)
+
+
+@pytest.mark.parametrize("named", ["absolute", "relative"])
+def test_the_rulesets_list_names_a_rule_file_not_the_servers_folders(tmp_path, monkeypatch, named):
+    """`provost serve /home/me/games/caylus.rich.rules` listed the file by its absolute path in
+    /api/rulesets (and the page's defaults), telling a remote viewer where the server keeps it.
+    It is listed by its name, or by the relative path it was named by; a new game of it starts
+    by that name, and a file broken since is reported by its name too."""
+    from provost.tools.cli.commands_web import _offered
+
+    (tmp_path / "games").mkdir()
+    rules = tmp_path / "games" / "caylus.rich.rules"
+    text = 'variant rich "Rich" extends caylus:\n    description "More money"\n'
+    rules.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    given, shown = (str(rules), "caylus.rich.rules") if named == "absolute" else (["games/caylus.rich.rules"] * 2)
+    offered = _offered(given)
+    c = TestClient(create_app(offered, {"ruleset": offered[0]["ruleset"]}, str(tmp_path / "saves")),
+                   raise_server_exceptions=False)
+    info = c.get("/api/rulesets")
+    assert info.json()["rulesets"][0]["ruleset"] == shown and info.json()["defaults"]["ruleset"] == shown
+    assert str(tmp_path) not in info.text
+    monkeypatch.chdir(tmp_path / "games")           # (the server loads the file it was named, wherever it runs)
+    g = new_game(c, shown, 3, ["human", "random"])
+    assert c.get(api(g["seats"][0]["url"])).status_code == 200
+    r = c.post("/api/games", json={"ruleset": str(rules), "players": 3})
+    assert r.status_code == 400 and "unknown ruleset" in r.json()["error"]
+    rules.write_text(text + "    this is not a rule\n")
+    r = c.post("/api/games", json={"ruleset": shown, "players": 3})
+    assert r.status_code == 400 and "caylus.rich.rules:3:" in r.json()["error"]
+    assert str(tmp_path) not in r.json()["error"]
 
 
 def test_the_new_game_page_offers_the_counts_and_variants_and_ys_for_2_plays(offered, tmp_path):

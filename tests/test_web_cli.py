@@ -152,6 +152,30 @@ def test_serve_with_a_saves_folder_it_cannot_write_is_a_usage_error(capsys, tmp_
     assert "internal error" not in err
 
 
+def test_serve_a_rule_file_with_agents_lists_it_by_name_and_starts_it(capsys, tmp_path, monkeypatch):
+    """`provost serve /abs/mine.rules --agents ...`: the page lists the file by its name (not
+    where the server keeps it), its default is that name, and the game set up plays that file."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    uvicorn = pytest.importorskip("uvicorn")
+    from starlette.testclient import TestClient
+
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **k: served.append(app))
+    rules = tmp_path / "caylus.mine.rules"
+    rules.write_text('variant mine "Mine" extends caylus:\n    description "x"\n')
+    code, _, err = run_cli(capsys, "serve", str(rules), "--agents", "human,random", "--players", "3", "--no-browser",
+                           "--port", "0", "--saves", str(tmp_path / "saves"))
+    assert code == 0, err
+    c = TestClient(served[0])
+    info = c.get("/api/rulesets")
+    assert info.json()["rulesets"][0]["ruleset"] == info.json()["defaults"]["ruleset"] == "caylus.mine.rules"
+    assert str(tmp_path) not in info.text
+    seat = next(line.split(": ", 1)[1] for line in err.splitlines() if line.strip().startswith("Player 1:"))
+    state = c.get("/api" + seat[seat.index("/t/"):])
+    assert state.status_code == 200 and state.json()["agents"] == ["human", "random", "random"]
+
+
 @pytest.mark.parametrize("argv", [
     ["--port", "99999"],                          # not a port: said by the argument parser, no traceback
     ["--port", "http"],

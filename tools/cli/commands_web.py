@@ -22,15 +22,20 @@ from provost.dsl.diagnostics import UsageError, printable
 
 
 def _offered(ruleset: str | None) -> list[dict]:
+    """What the new-game page offers: [{ruleset, title, description, players, variants}], the rule
+    file named on the command line first.  A file is offered by its name (or the relative path it
+    was named by), where the server keeps it being nobody's business on the page; ``path``, its
+    absolute path, is what the server loads (``create_app`` does not send it)."""
     from provost.dsl.loader import describe_file, list_shipped, resolve_path, variants_of
     from provost.interpreter.gamelog import load_rules
+    from provost.tools.web.table import file_name
 
     out = []
     if ruleset is not None:
         rs = load_rules(ruleset)                         # RulesError -> diagnostics, exit 1
         game = rs.game()
         path = resolve_path(ruleset)
-        name = ruleset if rs.source_path is None else os.path.abspath(ruleset)
+        own_file = rs.source_path is not None
         head = describe_file(path) if os.path.isfile(path) else {}
         variants = variants_of(path)
         # A variant file is offered under its own title after its game's ("Caylus: The Brewery"),
@@ -40,7 +45,8 @@ def _offered(ruleset: str | None) -> list[dict]:
         if own:
             mine = own.get("title") or own.get("name")
             title = mine if mine.startswith(title) else "%s: %s" % (title, mine)
-        out.append({"ruleset": name, "title": title,
+        out.append({"ruleset": file_name(ruleset), **({"path": os.path.abspath(ruleset)} if own_file else {}),
+                    "title": title,
                     "description": own.get("description") or game.get("description") or head.get("description") or "",
                     "players": _named_player_range(ruleset, rs, head.get("variants") or variants),
                     "variants": _variants_offered(ruleset, variants, head.get("variants") or variants)})
@@ -170,7 +176,8 @@ def run_serve(args) -> int:
             from provost.interpreter.rng import fresh_seed
             args.seed = fresh_seed()
         try:
-            started = Table.new(offered[0]["ruleset"], args.variant, args.players, args.seed, args.agents, save_dir)
+            started = Table.new(offered[0].get("path", offered[0]["ruleset"]), args.variant, args.players, args.seed,
+                                args.agents, save_dir)
         except TableError as e:
             raise UsageError(e.message) from None
     # The new-game page's defaults; not the seed of a game already started: it tells every hidden card.

@@ -32,7 +32,7 @@ from starlette.routing import Route
 from provost.dsl.diagnostics import RulesError, one_line
 
 from .assets import static_text
-from .table import BOT_AGENTS, Table, TableError, console, fails_in_play, play_failure
+from .table import BOT_AGENTS, Table, TableError, console, fails_in_play, files_named, play_failure
 
 MAX_BODY = 64 * 1024
 
@@ -61,7 +61,7 @@ class Tables:
                     if isinstance(e, RulesError) and fails_in_play(e):
                         raise play_failure(e, 410, "this game's save cannot be resumed: the rules fail while "
                                            "replaying its decisions") from None
-                    raise TableError(410, "this game's save cannot be resumed: %s" % e) from None
+                    raise TableError(410, "this game's save cannot be resumed: %s" % _diagnostics_message(e)) from None
         raise TableError(404, "no game '%s' on this server" % gid)
 
 
@@ -75,23 +75,27 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _diagnostics_message(exc) -> str:
+def _diagnostics_message(exc, paths=()) -> str:
+    """EXC's diagnostics (or message), the files in them and ``paths`` named by their names."""
     diags = getattr(exc, "diagnostics", None)
     if diags:
-        return "\n".join(d.format_text() for d in diags)
-    return str(exc)
+        return files_named("\n".join(d.format_text() for d in diags), [*paths, *(d.path for d in diags)])
+    return files_named(str(exc), paths)
 
 
 def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, replay: Table | None = None,
                started: Table | None = None) -> Starlette:
-    """``rulesets``: [{name, title, ruleset, variants: [{name, title}]}] offered by the new-game page;
-    ``replay``: a logged game to step through; ``started``: a game set up on the command line.
-    The new-game page links to the seats of either."""
+    """``rulesets``: [{ruleset, title, variants: [{name, title}], path?}] offered by the new-game
+    page (``_offered``), a rule file by its name and, in ``path``, where the server loads it from:
+    the page is sent the name only; ``replay``: a logged game to step through; ``started``: a game
+    set up on the command line.  The new-game page links to the seats of either."""
     tables = Tables(save_dir)
     for t in (replay, started):
         if t is not None:
             tables.add(t)
     allowed = {r["ruleset"]: {v["name"] for v in r["variants"]} for r in rulesets}
+    paths = {r["ruleset"]: r.get("path", r["ruleset"]) for r in rulesets}
+    rulesets = [{k: v for k, v in r.items() if k != "path"} for r in rulesets]
 
     async def body(request: Request) -> dict:
         # Read no further than the limit: a body of gigabytes must not be held in memory to be refused.
@@ -124,7 +128,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
                     failure = play_failure(e, 409, "the rules fail while playing")
                     return _error(failure.status, failure.message)
                 if isinstance(e, RulesError):
-                    return _error(400, "the rules do not load:\n" + _diagnostics_message(e))
+                    return _error(400, "the rules do not load:\n" + _diagnostics_message(e, paths.values()))
                 # A bug: what it says may be anything the game holds, hidden or not.
                 console.exception("internal error answering %s %s", request.method, request.url.path)
                 return _error(500, "internal error (%s); the server's console says more" % type(e).__name__)
@@ -160,6 +164,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         if variant is not None and (not isinstance(variant, str) or variant not in allowed[ruleset]):
             raise TableError(400, "unknown variant %r of %s (known: %s)"
                              % (variant, ruleset, ", ".join(sorted(allowed[ruleset])) or "none"))
+        ruleset = paths[ruleset]
         players = data.get("players")
         seed = data.get("seed")
         if isinstance(seed, str) and _is_number(seed, 20):

@@ -49,6 +49,14 @@ def file_name(path: str) -> str:
     return os.path.basename(path) if os.path.isabs(path) else path
 
 
+def files_named(text: str, paths) -> str:
+    """TEXT with each of the files ``paths`` named by its name (``file_name``): where the server
+    keeps the rules is nobody's business on the page."""
+    for path in sorted(set(paths), key=len, reverse=True):
+        text = text.replace(path, file_name(path))
+    return text
+
+
 def fails_in_play(e) -> bool:
     """Whether RulesError ``e`` is a rule failing while playing (E100, E101), not rules that do not load."""
     return any(d.code in PLAY_FAILURES for d in e.diagnostics)
@@ -356,15 +364,7 @@ class Table:
 
         g = self.game
         humans = g.s.humans
-        return self._files_named(explain(g, option, lambda p: seat_name(p, humans)))
-
-    def _files_named(self, text: str) -> str:
-        """TEXT with the rules' files named by their names, not where the server keeps them."""
-        rs = self.game.rs
-        for path in sorted(set(rs.files) | set(rs.chain), key=len, reverse=True):
-            if os.path.isabs(path):
-                text = text.replace(path, os.path.basename(path))
-        return text
+        return files_named(explain(g, option, lambda p: seat_name(p, humans)), [*g.rs.files, *g.rs.chain])
 
     # ------------------------------------------------------------ the game log
     def game_log(self) -> str:
