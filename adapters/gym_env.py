@@ -21,7 +21,9 @@ as in ``provost.interpreter.rewards``), ``max_decisions``, ``render_mode`` (``"a
   illegal index ends the episode with reward -1 and ``info["illegal_action"]`` naming the legal
   actions (as PettingZoo's TerminateIllegalWrapper does).
 - The opponents play between the learner's decisions; the reward is 0 until the game ends, then
-  the learner's final reward.  ``reset(seed=S)`` plays engine game S's seed drawn from Gymnasium's
+  the learner's final reward.  ``info`` holds the action mask; once the game is over also
+  ``scores`` (one per player, in seat order), ``neutral_scores`` (the seats the rules play, Ys
+  for 2) and ``winners``, as PettingZoo's ``info`` and ``Game.result`` give them.  ``reset(seed=S)`` plays engine game S's seed drawn from Gymnasium's
   seeded generator, opponents seeded from it, so an episode is reproducible from its seed.
 """
 from __future__ import annotations
@@ -33,7 +35,7 @@ from gymnasium import spaces
 from provost.dsl.loader import load_checked
 from provost.interpreter.agents import make_agent
 from provost.interpreter.engine import Game
-from provost.interpreter.rewards import REWARD_KINDS, final_rewards
+from provost.interpreter.rewards import REWARD_KINDS, final_info, final_rewards
 
 from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
@@ -157,7 +159,7 @@ class ProvostEnv(PicklesAsSave, gymnasium.Env):
         g = self.game
         info = {"action_mask": self.action_masks()}
         if g.finished:
-            info.update(scores=g.scores(), winners=g.winners())
+            info.update(final_info(g))
         return info
 
     def render(self):

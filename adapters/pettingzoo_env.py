@@ -48,7 +48,7 @@ from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
 from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
-from provost.interpreter.rewards import REWARD_KINDS, final_rewards
+from provost.interpreter.rewards import REWARD_KINDS, final_info, final_rewards
 
 
 class ProvostAECEnv(PicklesAsSave, AECEnv):
@@ -160,12 +160,11 @@ class ProvostAECEnv(PicklesAsSave, AECEnv):
     def _finish(self):
         g = self.game
         rewards = final_rewards(g, self.reward_kind)
-        scores, winners = g.scores(), g.winners()
         for a in self.agents:
             i = self.agent_name_mapping[a]
             self.rewards[a] = float(rewards[i])
             self.terminations[a] = True
-            self.infos[a] = {"scores": list(scores), "winners": list(winners)}
+            self.infos[a] = final_info(g)
         self.agent_selection = self.agents[0]
 
     # ------------------------------------------------------------ views

@@ -62,3 +62,12 @@ def final_rewards(game, kind: str = "rank") -> list[float]:
     if kind == "score":
         return score_rewards(game)
     raise ValueError("unknown reward kind '%s' (known: %s)" % (kind, ", ".join(REWARD_KINDS)))
+
+
+def final_info(game) -> dict:
+    """What the environments put in ``info`` once the game is over, as ``Game.result`` and the game
+    log's result give it: ``scores`` of the deciding seats in seat order (as many as the players
+    the environment was made for), ``neutral_scores`` of the seats the rules play (Ys for 2),
+    ``winners`` (deciding seats).  Nothing before the end: some rules hide the scores until then."""
+    r = game.result()
+    return {"scores": list(r["scores"]), "neutral_scores": list(r["neutral_scores"]), "winners": list(r["winners"])}

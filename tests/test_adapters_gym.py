@@ -40,6 +40,26 @@ def test_whole_episodes_against_bots_that_play_on_purpose(env_id, opponents):
     assert steps > 10 and -1.0 <= total <= 1.0 and "winners" in info and "illegal_action" not in info
 
 
+@pytest.mark.parametrize("env_id, players", [("provost/Ys-v0", 2), ("provost/Caylus1303-v0", 3)])
+def test_info_gives_the_players_scores_at_the_end_and_none_before(env_id, players):
+    """Ys for 2 has a neutral third seat the rules play: info["scores"] held its score too, three
+    scores for an environment of two players.  They are the players' now, the neutral seat's under
+    neutral_scores, as PettingZoo's info and Game.result give them.  Before the end info holds the
+    mask only (Caylus 1303's prestige points are hidden until then)."""
+    env = gymnasium.make(env_id, players=players, catalogue_games=5)
+    obs, info = env.reset(seed=3)
+    done = False
+    while not done:
+        assert set(info) == {"action_mask"}
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = terminated or truncated
+    g = env.unwrapped.game
+    assert g.finished and len(info["scores"]) == players == env.unwrapped.players
+    assert info["scores"] == g.scores()[:players] and info["neutral_scores"] == g.scores()[players:]
+    assert len(info["neutral_scores"]) == (1 if env_id == "provost/Ys-v0" else 0)
+    assert info["winners"] == g.winners() and set(info["winners"]) <= set(range(players))
+
+
 def test_the_same_seed_is_the_same_episode():
     runs = []
     for _ in range(2):

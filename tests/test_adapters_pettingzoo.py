@@ -44,6 +44,25 @@ def test_variant_with_a_neutral_seat():
     assert e.unwrapped.possible_agents == ["player_0", "player_1"]
 
 
+def test_the_final_info_gives_the_agents_scores_and_the_neutral_seats_apart():
+    # Ys for 2: info["scores"] held the neutral third seat's score too, one more than the agents.
+    e = env("ys", players=2)
+    e.reset(seed=3)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            final[agent] = info
+            e.step(None)
+            continue
+        assert info == {}
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    g = e.unwrapped.game
+    assert g.finished and g.s.players == 3
+    assert final == {a: {"scores": g.scores()[:2], "neutral_scores": g.scores()[2:], "winners": g.winners()}
+                     for a in e.possible_agents}
+
+
 def _play(e, seed, policy_seed=0):
     e.reset(seed=seed)
     r = random.Random(policy_seed)
