@@ -8,7 +8,9 @@ a trigger whose event has one).  It reports only what is certain to fail when it
 - T217: a context name (`self`, `slot`, `target`, `worker`, `player`) where nothing binds it;
 - T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
   `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`, `gain bonus[2] pp` or `do 3` where
-  `bonus` is a table: a table's entries are rules to `do`, not values);
+  `bonus` is a table: a table's entries are rules to `do`, not values).  A list or dictionary
+  written out that holds a table entry beside other values (`[bonus[1], 1]`) is reported at the
+  entry; a list of entries only is followed to where its entries are used (`sum`, an amount);
 - T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
   setup or final body outside any player's turn (`each player in ...`, `turns`, `as`).
 
@@ -49,8 +51,10 @@ a resource name where a number is needed, and so on.  The kinds are numbers, lis
     gain abs(food) pp      # error: 'abs' needs a number, not a name
     gain bonus[2] pp       # error: an amount needs a number, not a table entry
     do held(coin)          # error: 'do' runs a table entry (do TABLE[KEY]), not a number
+    do [bonus[1], 2][held(coin)]    # error (at bonus[1]): a table entry in a list beside a number
 
-Fix: `for q in 1..7:`, `gain held(food) pp`, `do bonus[2]`, `do bonus[held(coin)]`.""")
+Fix: `for q in 1..7:`, `gain held(food) pp`, `do bonus[2]`, `do bonus[held(coin)]`; a list
+holding entries only (`[bonus[1], bonus[2]]`), each item given to `do`.""")
 explain("T219", """
 A phase, the setup and the final scoring run with no player acting, so what belongs to the
 acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
@@ -65,6 +69,7 @@ Fix: `each player in turn_order:` (or `turns`, or `as PLAYER:`) around it, or `C
 
 NUM, LIST, SYM, NONE, ANY = "a number", "a list", "a name", "none", "?"
 TABLE, ENTRY = "a table", "a table entry"   # a table's name; TABLE[KEY] (an entry, or a row of entries)
+ENTRIES = "a list of table entries"         # [bonus[1], bonus[2]]: its items are for `do`
 SYMS = "a list of names"                # an enum's values, a list of resources: a list all the same
 NUMS = "a list of numbers"              # a range, [1, 2]
 LISTS = (LIST, SYMS, NUMS)
@@ -78,9 +83,10 @@ _LIST_FUNCS = {"count": NUM, "sum": NUM, "max": ANY, "min": ANY, "first": ANY, "
 _PLAYER_FUNCS = {"held", "open_spaces", "piece_values", "strength", "piece_count"}
 
 
-NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRY)
+NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRY, ENTRIES)
 NOT_LIST = (NUM, NONE, SYM, TABLE, ENTRY)
-NOT_ENTRY = (NUM, LIST, SYMS, NUMS, SYM, NONE, TABLE)     # what `do` cannot run
+NOT_ENTRY = (NUM, LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRIES)     # what `do` cannot run
+VALUES = (NUM, LIST, SYMS, NUMS, SYM, NONE)                 # values, not rules: what an entry is not
 
 
 def _may(k: str, group) -> bool:
@@ -107,11 +113,24 @@ def _combine(op: str, a: str, b: str) -> str | None:
         return NUM
     if op == "+" and a in LISTS and b in LISTS:
         return a if a == b else LIST
+    if op == "+" and a == b == ENTRIES or op == "*" and {a, b} == {ENTRIES, NUM}:
+        return ENTRIES
     if op == "+" and a == b == SYM:
         return SYM
     if op == "*" and (a in LISTS and b == NUM or b in LISTS and a == NUM):
         return LIST
     return None
+
+
+def _item(k: str) -> str:
+    """The kind of an item of a list of kind `k`, where the check knows it."""
+    return {SYMS: SYM, NUMS: NUM, ENTRIES: ENTRY}.get(k, ANY)
+
+
+def _entry_item(k: str) -> str:
+    """The kind a loop over a list of kind `k` binds: an entry from a list of entries; else left
+    unknown (a loop variable is never reported otherwise)."""
+    return ENTRY if k == ENTRIES else ANY
 
 
 def _acting_effects() -> set[str]:
@@ -266,8 +285,7 @@ class _Check:
                 self.block(body, scope)
             self.block(st["else"], scope)
         elif s == "for":
-            self.iterable(st["iter"], scope, "'for'")
-            inner = scope.bind(st["var"])
+            inner = scope.bind(st["var"], _entry_item(self.iterable(st["iter"], scope, "'for'")))
             self.block(st["body"], inner.with_player() if st.get("acting") else inner)
         elif s == "as":
             k = self.expr(st["player"], scope)
@@ -425,14 +443,30 @@ class _Check:
 
     def e_list(self, e, scope):
         kinds = [self.expr(x, scope) for x in e["items"]]
+        self.entries_beside_values(e["items"], kinds, "list")
+        if kinds and all(k == ENTRY for k in kinds):
+            return ENTRIES
         if kinds and all(k == SYM for k in kinds):
             return SYMS
         return NUMS if kinds and all(k == NUM for k in kinds) else LIST
 
     def e_dict(self, e, scope):
-        for _, v in e["items"]:
-            self.expr(v, scope)
+        values = [v for _, v in e["items"]]
+        self.entries_beside_values(values, [self.expr(v, scope) for v in values], "dictionary")
         return ANY
+
+    def entries_beside_values(self, items, kinds, what):
+        """A list or dictionary written out with a table entry (or a table, or a list of entries)
+        beside a value (a number, a name, none...): whichever item is taken, an entry is used as a
+        value or a value is given to `do`.  Reported at each entry, where it is written."""
+        rules = (ENTRY, ENTRIES, TABLE)
+        value = next((k for k in kinds if k != ANY and _may(k, VALUES) and not _may(k, rules)), None)
+        if value is None:
+            return
+        for x, k in zip(items, kinds):
+            if _may(k, rules):
+                self.diag(x, "T218", "%s in a %s beside %s: a table's entries are rules that only 'do' runs, "
+                          "not values" % (_show(k), what, _show(value)))
 
     def e_range(self, e, scope):
         for key in ("lo", "hi"):
@@ -442,12 +476,10 @@ class _Check:
         return NUMS
 
     def e_comp(self, e, scope):
-        self.iterable(e["iter"], scope, "a list comprehension")
-        inner = scope.bind(e["var"])
+        inner = scope.bind(e["var"], _entry_item(self.iterable(e["iter"], scope, "a list comprehension")))
         if e["cond"] is not None:
             self.expr(e["cond"], inner)
-        self.expr(e["item"], inner)
-        return LIST
+        return ENTRIES if self.expr(e["item"], inner) == ENTRY else LIST
 
     def e_not(self, e, scope):
         self.expr(e["x"], scope)
@@ -504,11 +536,11 @@ class _Check:
         if fn in _LIST_FUNCS:
             if _may(first, NOT_LIST):
                 self.diag(e["args"][0], "T218", "'%s' needs a list, not %s" % (fn, _show(first)))
-            elif fn == "sum" and first == SYMS:
+            elif fn == "sum" and first in (SYMS, ENTRIES):
                 self.diag(e["args"][0], "T218", "'sum' adds numbers, not %s" % first)
-            if fn in ("max", "min", "first") and first in (SYMS, NUMS):
-                return SYM if first == SYMS else NUM
-            return first if fn == "distinct" and first in (SYMS, NUMS) else _LIST_FUNCS[fn]
+            if fn in ("max", "min", "first") and first in (SYMS, NUMS, ENTRIES):
+                return _item(first)
+            return first if fn == "distinct" and first in (SYMS, NUMS, ENTRIES) else _LIST_FUNCS[fn]
         if fn == "abs":
             if _may(first, NOT_NUMBER):
                 self.diag(e["args"][0], "T218", "'abs' needs a number, not %s" % _show(first))
@@ -540,10 +572,12 @@ class _Check:
             return ENTRY                           # an entry, or a row of a table to index again
         if _may(k, NOT_LIST):
             self.diag(e["x"], "T218", "%s cannot be indexed" % _show(k))
-        elif k in LISTS and _may(key, NOT_NUMBER):
+        elif (k in LISTS or k == ENTRIES) and _may(key, NOT_NUMBER):
             self.diag(e["key"], "T218", "a list is indexed by a number, not %s" % _show(key))
+        if k == ENTRIES:
+            return ENTRY                           # whichever item it is: an entry
         if k in (SYMS, NUMS) and key == NUM:
-            return SYM if k == SYMS else NUM
+            return _item(k)
         return ANY
 
     def e_attr(self, e, scope):
