@@ -40,11 +40,12 @@ _FORMAT = 2
 
 @functools.cache
 def interpreter_digest() -> str:
-    """A digest of everything the generated code depends on besides the rules."""
+    """A digest of everything the generated code depends on besides the rules: the interpreter's
+    modules, and the compiled layouts (.pxd) that code compiled ahead of time is built against."""
     h = hashlib.sha256(importlib.util.MAGIC_NUMBER + derived.code_digest().encode())
     here = os.path.dirname(os.path.abspath(__file__))
     for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
+        if name.endswith((".py", ".pxd")):
             with open(os.path.join(here, name), "rb") as f:
                 h.update(name.encode() + b"\0" + f.read() + b"\0")
     return h.hexdigest()

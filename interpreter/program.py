@@ -17,9 +17,10 @@ from .codecache import CodeCache, interpreter_digest, program_key
 from .effects import EffectCompiler, block_entry
 from .expressions import NOT_STATIC, ExprCompiler, RuleRuntimeError, TableRef
 from .runtime import MAX_NUMBER, short_repr
+from .state import ProgramFields
 
 
-class Program:
+class Program(ProgramFields):
     def __init__(self, rs: Ruleset, recorder=None):
         """``recorder``: a `native.Recorder` given the source of every generated function."""
         self.rs = rs

@@ -1,7 +1,8 @@
 # The compiled layout of State (Cython reads this beside state.py; plain Python ignores it): the
 # engine's compiled modules read the state's fields directly, and through GameFields a game's
-# (the nodes and the rules' compiled functions type ``g``).  The copies' loop variables are
-# typed lists, so that a slice is a C copy of the list rather than a generic subscript.
+# (the nodes and the rules' compiled functions type ``g``), and the program's tables through
+# ``g.prog`` (ProgramFields).  The copies' loop variables are typed lists, so that a slice is a C
+# copy of the list rather than a generic subscript.
 cimport cython
 
 cdef class State:
@@ -20,8 +21,19 @@ cdef class State:
     cpdef own_occupants(self, where, bint make=*)
 
 
+# program.Program, a Python class, derives from it: what else it keeps is in its instance dictionary.
+cdef class ProgramFields:
+    cdef public list nodes, placeable_spaces, rounds
+    cdef public dict triggers, counter_bounds, payment_ways, work_nodes, owner_nodes, on_build_nodes
+    cdef public dict phase_nodes, effect_nodes, spaces, buildings, categories, counters, resources
+    cdef public dict pieces, zones, orders, lets, enums, enum_index, _resets
+    cdef public object game, score, worker_home, road_name, road_length, workable_kinds
+    cdef public object setup_node, final_node, ends_if, max_rounds, tiebreak, root_id
+
+
 cdef class GameFields:
-    cdef public object rs, prog, seed, variant, piece_index, work
+    cdef public object rs, seed, variant, piece_index, work
+    cdef public ProgramFields prog
     cdef public State s
     cpdef ask(self, player, prompt, options, node)
     cpdef ended(self)

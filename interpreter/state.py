@@ -14,6 +14,15 @@ from __future__ import annotations
 import copy
 
 
+class ProgramFields:
+    """The program's tables that the engine, the nodes and the primitives read at every step
+    (``g.prog.nodes``, ``prog.triggers``, ``prog.placeable_spaces``); ``program.Program`` builds
+    them and adds the rest.  Declared here for the reason GameFields is: compiled, state.pxd gives
+    them a C layout and ``GameFields.prog`` this type, so that the compiled modules read them as
+    fields instead of looking each one up in the program's instance dictionary, without importing
+    the program's module (which imports them)."""
+
+
 class GameFields:
     """A game's fields (engine.Game adds the methods): the state, the program and the piece
     index, which the nodes and the rules' compiled functions read at every step.  Declared

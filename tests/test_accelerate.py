@@ -124,7 +124,8 @@ def test_status_names_every_compiled_module_in_use():
 
 
 @pytest.mark.parametrize("module, cls, field", [("state", "State", "stack"), ("state", "GameFields", "s"),
-                                                ("nodes", "Choose", "options"), ("prims_pieces", "PieceIndex", "at")])
+                                                ("state", "ProgramFields", "nodes"), ("nodes", "Choose", "options"),
+                                                ("prims_pieces", "PieceIndex", "at")])
 def test_a_compiled_module_has_the_layout_of_its_pxd(module, cls, field):
     # Cython applies a .pxd only when it finds it by the module's package name (setup.py): without
     # it the build still succeeds, with slots where the .pxd declares C fields, and a third slower.
@@ -148,3 +149,27 @@ def test_every_primitive_gamefields_declares_is_the_engines():
         assert getattr(Game, name) is not getattr(GameFields, name), name
     asking = [nodes.Choose, nodes.BuildTile]
     assert all(cls.choose is not nodes.Node.choose for cls in asking)
+
+
+def test_the_program_keeps_its_tables_as_fields_and_anything_else_beside():
+    # Program derives from ProgramFields (its hot tables, C fields when compiled) and keeps the rest
+    # in its instance dictionary, as the agents' caches need.
+    from provost.interpreter.engine import Game
+    from provost.interpreter.state import ProgramFields
+    g = Game.new("caylus", players=4, seed=1)
+    assert isinstance(g.prog, ProgramFields)
+    assert g.prog.nodes[g.prog.root_id] is not None and "workers" in g.prog.counter_bounds
+    g.prog._a_cache_of_a_test = 1
+    assert g.prog._a_cache_of_a_test == 1
+    del g.prog._a_cache_of_a_test
+
+
+@pytest.mark.parametrize("module", ["codecache", "expressions", "runtime", "program", "nodes", "effects", "state",
+                                    "native", "engine", "prims_pieces"])
+def test_any_interpreter_module_can_be_imported_first(module):
+    # Compiled, a module that cimports another's classes imports that module when it starts: a
+    # cycle among them (state.pxd naming the program's module, which imports the nodes, which
+    # import runtime, which cimports state) fails only when one of them is imported first.
+    done = subprocess.run([sys.executable, "-c", "import provost.interpreter.%s" % module], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
