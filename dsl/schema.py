@@ -4,9 +4,10 @@ The schema is standard JSON Schema (Draft 2020-12): editors and the `jsonschema`
 as it is.  The checker validates with a small built-in validator instead, compiled from the same
 file into closures, because importing `jsonschema` and walking the IR with it costs several times
 the whole parse-and-check budget (DESIGN.md section 7).  The validator implements exactly the
-keywords the schema uses (`_KEYWORDS`); compiling a schema that uses any other keyword fails
-loudly, and tests/test_schema.py checks that it accepts and rejects the same documents as
-`jsonschema.Draft202012Validator`.
+keywords the schema uses (`_KEYWORDS`), and those of the engine's save schema, which it checks
+too (`compile_schema`: a resumed game's save); compiling a schema that uses any other keyword
+fails loudly, and tests/test_schema.py checks that it accepts and rejects the same documents as
+`jsonschema.Draft202012Validator`, IRs and saves.
 
 Before validating, the nesting of the IR is measured without recursion: an IR nested more than
 `MAX_IR_DEPTH` containers deep (5,000 `not`s, a chain of 5,000 `+`) is reported as S002 and not
@@ -68,8 +69,8 @@ MAX_ERRORS = 50
 
 _IGNORED = {"$schema", "$id", "$comment", "$defs", "title", "description", "default", "examples"}
 _KEYWORDS = {"$ref", "type", "const", "enum", "required", "properties", "additionalProperties",
-             "propertyNames", "items", "prefixItems", "minItems", "maxItems", "minimum", "maximum",
-             "minLength", "pattern", "anyOf", "oneOf", "allOf", "if", "then", "else"}
+             "propertyNames", "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "minimum",
+             "maximum", "minLength", "maxLength", "pattern", "anyOf", "oneOf", "allOf", "if", "then", "else"}
 
 
 # ------------------------------------------------------------------ JSON semantics
@@ -99,6 +100,21 @@ def _json_equal(a, b) -> bool:
     if type(a) is dict and type(b) is dict:
         return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+def _json_key(x):
+    """A hashable key equal for values JSON holds equal (`_json_equal`: 1 and 1.0, not true and 1),
+    so that `uniqueItems` is one pass over a set rather than a comparison of every pair."""
+    t = type(x)
+    if t is bool or x is None:
+        return (t, x)
+    if t is int or t is float:
+        return (int, int(x)) if t is int or x.is_integer() else (float, x)
+    if t is list:
+        return (list, tuple(_json_key(v) for v in x))
+    if t is dict:
+        return (dict, frozenset((k, _json_key(v)) for k, v in x.items()))
+    return (t, x)
 
 
 def _show(x) -> str:
@@ -176,12 +192,12 @@ class _Compiler:
             checks.append([self.enum(schema["enum"])])
         if {"required", "properties", "additionalProperties", "propertyNames"} & keys:
             checks.append([self.object(schema)])
-        if {"items", "prefixItems", "minItems", "maxItems"} & keys:
+        if {"items", "prefixItems", "minItems", "maxItems", "uniqueItems"} & keys:
             checks.append([self.array(schema)])
         if {"minimum", "maximum"} & keys:
             checks.append([self.bounds(schema.get("minimum"), schema.get("maximum"))])
-        if {"minLength", "pattern"} & keys:
-            checks.append([self.string(schema.get("minLength"), schema.get("pattern"))])
+        if {"minLength", "maxLength", "pattern"} & keys:
+            checks.append([self.string(schema.get("minLength"), schema.get("maxLength"), schema.get("pattern"))])
         if "anyOf" in schema:
             checks.append([self.any_of(schema["anyOf"])])
         if "oneOf" in schema:
@@ -203,7 +219,8 @@ class _Compiler:
     @staticmethod
     def leaf_predicate(schema):
         """One inline test for a scalar schema (type, const, enum, bounds, pattern), or None."""
-        if not schema.keys() - _IGNORED <= {"type", "const", "enum", "minimum", "maximum", "minLength", "pattern"}:
+        if not schema.keys() - _IGNORED <= {"type", "const", "enum", "minimum", "maximum", "minLength", "maxLength",
+                                            "pattern"}:
             return None
         types = schema.get("type")
         types = None if types is None else ([types] if isinstance(types, str) else list(types))
@@ -219,7 +236,7 @@ class _Compiler:
         const = schema.get("const")
         enum = frozenset(schema["enum"]) if "enum" in schema else None
         lo, hi = schema.get("minimum"), schema.get("maximum")
-        min_length = schema.get("minLength")
+        min_length, max_length = schema.get("minLength"), schema.get("maxLength")
         rx = re.compile(schema["pattern"]).search if "pattern" in schema else None
 
         def fast(x):
@@ -234,7 +251,8 @@ class _Compiler:
                 if (lo is not None and x < lo) or (hi is not None and x > hi):
                     return False
             elif t is str:
-                if (min_length is not None and len(x) < min_length) or (rx is not None and rx(x) is None):
+                if (min_length is not None and len(x) < min_length) or (max_length is not None and len(x) > max_length) \
+                        or (rx is not None and rx(x) is None):
                     return False
             return True
         return fast
@@ -368,6 +386,7 @@ class _Compiler:
         n_prefix = len(prefix)
         items = schema.get("items", True)
         lo, hi = schema.get("minItems"), schema.get("maxItems")
+        unique = schema.get("uniqueItems") is True
         rest = None
         if items is False:
             hi = n_prefix if hi is None else min(hi, n_prefix)
@@ -388,6 +407,11 @@ class _Compiler:
                 if errs is None:
                     return False
                 errs.append((path, "%s of %d items is too long (at most %d)" % (_show(x), n, hi)))
+                ok = False
+            if unique and len({_json_key(v) for v in x}) < n:
+                if errs is None:
+                    return False
+                errs.append((path, "%s has items that are the same" % _show(x)))
                 ok = False
             for i in range(min(n, n_prefix)):
                 if not prefix[i][0](x[i], None if errs is None else path + (i,), errs):
@@ -421,7 +445,7 @@ class _Compiler:
         return check
 
     @staticmethod
-    def string(min_length, pattern):
+    def string(min_length, max_length, pattern):
         rx = re.compile(pattern) if pattern is not None else None
         is_name = pattern is not None and pattern.startswith("^[A-Za-z_]")
 
@@ -431,6 +455,10 @@ class _Compiler:
             if min_length is not None and len(x) < min_length:
                 if errs is not None:
                     errs.append((path, "%s is too short" % _show(x)))
+                return False
+            if max_length is not None and len(x) > max_length:
+                if errs is not None:
+                    errs.append((path, "%s is too long (at most %d characters)" % (_show(x), max_length)))
                 return False
             if rx is not None and rx.search(x) is None:
                 if errs is not None:
@@ -540,10 +568,16 @@ def schema_document() -> dict:
     return json.loads(resources.files(__package__).joinpath("schema.json").read_text(encoding="utf-8"))
 
 
+def compile_schema(document: dict):
+    """A JSON Schema document (using only the keywords of ``_KEYWORDS``) compiled into
+    ``check(instance, path, errors) -> bool``; ValueError for a keyword it does not know."""
+    return _Compiler(document).compile(document)
+
+
 @functools.cache
 def compiled_validator():
     """The schema compiled once per process: ``check(ir, path, errors) -> bool``."""
-    return _Compiler(schema_document()).compile(schema_document())
+    return compile_schema(schema_document())
 
 
 def is_valid(ir) -> bool:

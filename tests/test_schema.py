@@ -120,6 +120,68 @@ def test_built_in_validator_agrees_with_jsonschema(caylus_ir, reference, data):
     assert bool(S.schema_errors(doc)) == (not expected)
 
 
+@pytest.fixture(scope="module")
+def saves():
+    """Saves of the three games mid-play (a pending decision with its options, frames, pieces)."""
+    import random
+
+    from provost.interpreter.engine import Game
+    out = []
+    for name, players in (("caylus", 4), ("caylus1303", 3), ("ys", 2)):
+        g = Game.new(name, players=players, seed=7)
+        rng = random.Random(7)
+        for _ in range(60):
+            options = g.legal_options()
+            g.apply(options[rng.randrange(len(options))])
+        out.append(json.loads(g.to_json()))
+    return out
+
+
+@pytest.fixture(scope="module")
+def save_schema():
+    from provost.interpreter import savefile
+    return savefile._schema()
+
+
+SAVE_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([1.0, 2.5, "", "x", "pass", "a" * 201]),
+    st.just([]), st.just({}), st.just([1, 1]), st.just(["pass", "pass"]), st.just(["pass", "place:gate"]))
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_built_in_validator_agrees_with_jsonschema_on_saves(saves, save_schema, data):
+    # A save is checked by the built-in validator compiled from save.schema.json (its keywords
+    # include maxLength and uniqueItems), and by jsonschema only for the message of a bad one.
+    doc = copy.deepcopy(data.draw(st.sampled_from(saves)))
+    for _ in range(data.draw(st.integers(0, 2))):
+        paths = list(_paths(doc))
+        path = data.draw(st.sampled_from(paths[1:]))
+        parent, key = _get(doc, path[:-1]), path[-1]
+        action = data.draw(st.sampled_from(["replace", "delete", "add"]))
+        if action == "replace":
+            parent[key] = copy.deepcopy(data.draw(SAVE_VALUES))
+        elif action == "delete":
+            del parent[key]
+        elif isinstance(parent, dict):
+            parent[data.draw(st.sampled_from(["extra", "pending", "rng"]))] = copy.deepcopy(data.draw(SAVE_VALUES))
+        else:
+            parent.append(copy.deepcopy(data.draw(SAVE_VALUES)))
+    assert S.compile_schema(save_schema)(doc, None, None) == Draft202012Validator(save_schema).is_valid(doc)
+
+
+def test_unique_items_and_max_length_as_jsonschema_has_them():
+    check = S.compile_schema({"type": "array", "uniqueItems": True, "items": {"maxLength": 3}})
+    assert check([1, 2.5, "abc", [1], {"a": 1}, True, None], None, None)
+    assert not check([1, 1.0], None, None)                   # 1 is 1.0 in JSON
+    assert check([1, True], None, None) and check([0, False], None, None)     # true is not 1
+    assert not check([[1, {"a": 2}], [1.0, {"a": 2.0}]], None, None)
+    assert not check(["abcd"], None, None)
+    errors: list = []
+    assert not check(["x", "x", "long one"], (), errors)
+    assert [path for path, _ in errors] == [(), (2,)]
+
+
 def test_validator_keeps_jsonschema_semantics_for_numbers_and_booleans():
     doc = {"provost_ir": 1.0, "decls": []}
     assert S.is_valid(doc) and Draft202012Validator(S.schema_document()).is_valid(doc)
