@@ -95,9 +95,11 @@ class GreedyAgent(SeededAgent):
         return value
 
     # ------------------------------------------------------------ policies
-    def _myopic(self, game, player, options):
+    def _myopic(self, game, player, options, disposable=False):
         """The option whose immediate result is best for ``player`` (no lookahead), and the
-        copy of ``game`` it was applied to (None when no copy was made).
+        copy of ``game`` it was applied to (None when no copy was made).  ``disposable``: the
+        caller plays on from that copy and drops ``game``, so the last option evaluated is
+        applied to ``game`` itself, one copy fewer (the same state: a copy is exact).
 
         A prompt for which doing nothing was best once in this search is answered with
         its null option again without evaluating (placing a worker or moving a token
@@ -113,8 +115,9 @@ class GreedyAgent(SeededAgent):
             others = [o for o in options if not is_null(o)]
             options = nulls + self.rng.sample(others, max(1, self.max_myopic - len(nulls)))
         best, best_v, best_game = options[0], None, None
-        for opt in options:
-            c = game.clone(shared=True)
+        last = len(options) - 1 if disposable else -1
+        for i, opt in enumerate(options):
+            c = game if i == last else game.clone(shared=True)
             c.apply(opt)
             v = self.evaluate(c, player) - (self.null_penalty if is_null(opt) else 0.0)
             if best_v is None or v > best_v:
@@ -137,7 +140,7 @@ class GreedyAgent(SeededAgent):
             if len(options) == 1:
                 opt = options[0]
             elif pend["player"] == player:
-                opt, played = self._myopic(game, player, options)
+                opt, played = self._myopic(game, player, options, disposable=True)
                 if played is not None:
                     game, s = played, played.s
                     continue
