@@ -89,22 +89,10 @@ _TYPE_TESTS = {
 }
 
 
-def _json_equal(a, b) -> bool:
-    """Equality as JSON Schema defines it: true is not 1, 1 is 1.0, containers compare deeply."""
-    if type(a) is bool or type(b) is bool:
-        return type(a) is type(b) and a == b
-    if type(a) in (int, float) and type(b) in (int, float):
-        return a == b
-    if type(a) is list and type(b) is list:
-        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
-    if type(a) is dict and type(b) is dict:
-        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
-
-
 def _json_key(x):
-    """A hashable key equal for values JSON holds equal (`_json_equal`: 1 and 1.0, not true and 1),
-    so that `uniqueItems` is one pass over a set rather than a comparison of every pair."""
+    """A hashable key, equal for values equal as JSON Schema defines it: true is not 1, 1 is 1.0,
+    containers compare deeply.  `const`, `enum` and `uniqueItems` compare these (the last in one
+    pass over a set rather than a comparison of every pair)."""
     t = type(x)
     if t is bool or x is None:
         return (t, x)
@@ -299,8 +287,10 @@ class _Compiler:
 
     @staticmethod
     def const(value):
+        key = _json_key(value)
+
         def check(x, path, errs):
-            if _json_equal(x, value):
+            if _json_key(x) == key:
                 return True
             if errs is not None:
                 errs.append((path, "expected %s, found %s" % (json.dumps(value), _show(x))))
@@ -310,10 +300,10 @@ class _Compiler:
     @staticmethod
     def enum(values):
         plain = {v for v in values if type(v) is str}
-        others = [v for v in values if type(v) is not str]
+        others = {_json_key(v) for v in values if type(v) is not str}
 
         def check(x, path, errs):
-            if (type(x) is str and x in plain) or any(_json_equal(x, v) for v in others):
+            if (type(x) is str and x in plain) or (others and _json_key(x) in others):
                 return True
             if errs is not None:
                 hint = did_you_mean(x, sorted(plain)) if type(x) is str and len(errs) < MAX_ERRORS else ""
