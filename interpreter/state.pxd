@@ -10,7 +10,7 @@ cdef class State:
     cdef public dict counters, orders, occ, tiles, supply, zones, pending
     cdef public list road, pieces, stack, deferred
 
-    @cython.locals(new=State, memo=dict)
+    @cython.locals(new=State, memo=list)
     cpdef State clone(self, bint shared=*)
     cpdef list own_counter(self, str name)
     cpdef own_zone(self, str name)
@@ -65,9 +65,9 @@ cpdef dict _copy_lists(dict table)
 @cython.locals(row=list)
 cpdef _copy_zone(z)
 
-@cython.locals(new=dict)
-cpdef dict _copy_env(dict env, dict memo)
+@cython.locals(new=dict, by_id=dict, found=dict, j=Py_ssize_t)
+cpdef dict _copy_env(dict env, list memo)
 
 cpdef _copy_data(x)
 
-cpdef list _copy_frame(list f, dict memo)
+cpdef list _copy_frame(list f, list memo)

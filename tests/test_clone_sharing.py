@@ -126,3 +126,26 @@ def test_a_plain_clone_can_be_edited_by_hand():
         v.append(9)
     assert g.to_json() == before
     assert h.s.owned is None
+
+
+@pytest.mark.parametrize("distinct", [3, 40])
+def test_a_clone_copies_each_frames_bindings_once_and_keeps_them_shared(distinct):
+    """Frames that share their bindings share the copies too, and no copy is the original's:
+    a few bindings (a game's usual stack) and more than a clone looks up in a list (a deep
+    recursion), which it then finds through a table."""
+    g = Game.new("ys", players=4, seed=3)
+    s = g.s
+    envs = [{"player": 0, "depth": k, "kept": [k, k + 1]} for k in range(distinct)]
+    top = s.stack[-1]
+    # Each binding under two frames, as the frames of one block share their scope's bindings.
+    s.stack = s.stack[:-1] + [[top[0], 0, env, None] for env in envs for _ in range(2)] + [top]
+    s.deferred = [["nowhere", top[0], envs[0]]]
+    copy = s.clone(shared=True)
+    copied = [f[2] for f in copy.stack[-1 - 2 * distinct:-1]]
+    for k, env in enumerate(envs):
+        first, second = copied[2 * k], copied[2 * k + 1]
+        assert first is second and first is not env and first == env
+        assert first["kept"] is not env["kept"]          # a list the rules keep: a copy of its own
+    assert copy.deferred[0][2] is copied[0]
+    copied[0]["depth"] = -1
+    assert envs[0]["depth"] == 0
