@@ -41,6 +41,16 @@ def test_caylus_road_has_the_provost_and_bailiff_as_markers():
     assert "[provost]" in out.getvalue()
 
 
+def test_a_single_number_scale_prints_its_name_once():
+    g = _played("caylus", 3, 10)
+    out = io.StringIO()
+    print_board(board_view(g.rs.decls, g.observation(0)), out)
+    text = out.getvalue()
+    section = g.s.counters["current_section"]
+    assert "current section: %d" % section in text and "current section: current section" not in text
+    assert "favor columns: %d" % g.s.counters["favor_columns"] in text
+
+
 def test_a_new_building_appears_with_no_layout_work():
     g = Game.new("rulesets/examples/caylus.brewery.rules", players=3, seed=1)
     v = board_view(g.rs.decls, g.observation(0))

@@ -49,6 +49,8 @@ def board_renderable(view: dict):
         if s["per_player"]:
             vals = "; ".join("P%d %s" % (p + 1, "/".join(_v(x) for x in (row if isinstance(row, list) else [row])))
                              for p, row in enumerate(s["values"]))
+        elif s["by"] == [s["title"]]:           # one number, named by the title already
+            vals = _v(s["values"][0])
         else:
             vals = ", ".join("%s %s" % (k, _v(x)) for k, x in zip(s["by"], s["values"]))
         parts.append(Text("%s: %s" % (s["title"], vals)))
