@@ -357,6 +357,15 @@ def test_human_plays_a_whole_game_by_numbers_and_ids(capsys, monkeypatch, tmp_pa
     assert run(capsys, "replay", str(log))[0] == 0
 
 
+def test_a_human_is_told_why_an_option_is_not_legal(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("place:nowhere\nprovost:2\nquit\n"))
+    code, out, _ = run(capsys, "play", "caylus", "--seed", "1", "--agents", "human", "--no-log")
+    assert code == 130
+    assert "why: t = nowhere is not a possible choice here; the choices are gate, " in out
+    assert "why: 'provost:2' is not an option of 'Place a worker or pass' (phase placement); it belongs " \
+           "to the decision 'Move the provost for free' (" in out
+
+
 def test_a_humans_answer_is_echoed_with_its_control_characters_escaped(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("\x1b[2Jpass\x07\nquit\n"))
     code, out, err = run(capsys, "play", "caylus", "--agents", "human", "--no-log")

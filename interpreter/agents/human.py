@@ -135,4 +135,9 @@ class HumanAgent(SeededAgent):
                 return chosen
             hint = did_you_mean(answer, options).lstrip("; ")
             self._say("'%s' is not one of the options%s" % (printable(answer), " (" + hint + ")" if hint else ""))
+            if not answer.isdigit():
+                # What the rules say of it, as an illegal move through the API would (`explain`:
+                # a choice that is not among those offered, a condition, a payment, another decision).
+                from provost.interpreter.explain import explain
+                self._say("why: " + printable(explain(game, answer)))
             self._say("answer with an id or a number from 1 to %d; ? lists the options, quit gives up" % len(options))
