@@ -308,6 +308,10 @@ def test_lawyer_turns_a_neutral_building_into_a_residence():
     assert kind_at(g, slot) == "residence" and g.s.tiles[tile_at(g, slot)][1] == BLUE
     assert counter(g, "pp", BLUE) == 2
     assert "neutral_carpenter" not in g.s.supply or g.s.supply["neutral_carpenter"] == 0  # discarded
+    # "At each subsequent turn, he will earn an additional income of 1 denier": his last denier
+    # paid the change; the next turn's income is 2 + 1.
+    assert g.s.phase == "placement" and g.s.round == 2
+    assert counter(g, "denier", BLUE) == 2 + 1
 
 
 def test_lawyer_on_an_occupied_building_waits_for_its_activation():
@@ -464,6 +468,7 @@ def test_church_favor_in_the_towers_era():
     give(g, BLUE, stone=1, cloth=1, food=0)
     g.start_phase("activation")
     choose(g, "build:church")
+    assert counter(g, "pp", BLUE) == 3                 # 5F: the church's 3 PP, then its favor
     assert g.prompt() == "Royal favor: choose a row"
     choose(g, "row:row_cubes")
     assert g.s.counters["favor_level"][BLUE][2] == 3

@@ -13,10 +13,16 @@ Sections refer to ../shared/rules/caylus_rulebook_en.txt; the Dutch text
 - 5C: a building already waiting for a lawyer's change is not a target again.
 - Favor row C column 4 and the "wood + any cube" costs: gold may be given
   (assumptions in rulesets/caylus.rules).
+- Setup: 5 / 6 / 6 / 7 / 7 deniers by place in the random turn order, 1 wood and
+  2 food each, the six neutral tiles shuffled onto spaces 1-6, the bailiff and the
+  provost on the last of them, favor markers before column 1.
+- 2, where a worker goes: never on a prestige or residential building, an unbuilt
+  space or an occupied one; the stables take 3 workers, one a player; the castle
+  several, one a player; the inn's left circle one, even the right circle's owner's.
 """
 from __future__ import annotations
 
-from caylus_scenarios import (BLUE, GREEN, ORANGE, RED, choose, counter, empty_road_after_neutrals, give,
+from caylus_scenarios import (BLACK, BLUE, GREEN, ORANGE, RED, choose, counter, empty_road_after_neutrals, give,
                               kind_at, new_game, occupy, tile_at)
 
 
@@ -235,3 +241,95 @@ def test_wood_marketplace_may_be_paid_with_wood_and_gold():
     choose(g, "build:wood_marketplace/gold")
     assert counter(g, "wood", RED) == 0 and counter(g, "gold", RED) == 0
     assert kind_at(g, 9) == "wood_marketplace" and counter(g, "pp", RED) == 4
+
+
+# ---------------------------------------------------------------- Setup: money by turn order, cubes, pawns
+
+START_MONEY = {1: 5, 2: 6, 3: 6, 4: 7, 5: 7}       # "space 1 takes 5 deniers ... spaces 4 and 5 ... 7"
+NEUTRALS = {"neutral_farm", "neutral_forest", "neutral_sawmill", "neutral_quarry", "neutral_marketplace",
+            "neutral_carpenter"}
+
+
+def test_setup_money_by_turn_order_cubes_pawns_and_neutral_tiles():
+    layouts, orders = set(), set()
+    for players in (3, 4, 5):
+        for seed in range(4):
+            g = new_game(players=players, seed=seed)
+            s = g.s
+            order = s.orders["turn_order"]
+            assert sorted(order) == list(range(players))
+            # The game opens on the first turn's placement, after its income of 2 deniers.
+            assert s.phase == "placement" and g.current_player() == order[0]
+            for place, p in enumerate(order, start=1):
+                assert counter(g, "denier", p) == START_MONEY[place] + 2
+                assert (counter(g, "wood", p), counter(g, "food", p)) == (1, 2)
+                assert [counter(g, c, p) for c in ("stone", "cloth", "gold", "pp")] == [0, 0, 0, 0]
+                assert counter(g, "workers", p) == 6
+                assert s.counters["favor_level"][p] == [0, 0, 0, 0]     # markers before column 1
+            # The six pink tiles on the first six spaces; the printed buildings; both pawns on
+            # the last neutral tile.
+            assert {kind_at(g, slot) for slot in range(1, 7)} == NEUTRALS
+            assert (kind_at(g, 7), kind_at(g, 8), kind_at(g, 16)) == ("peddler", "carpenter", "gold_mine")
+            assert all(kind_at(g, slot) is None for slot in range(9, 29) if slot != 16)
+            assert s.counters["bailiff"] == s.counters["provost"] == 6
+            assert s.counters["favor_columns"] == 2                     # "the first two columns"
+            layouts.add(tuple(kind_at(g, slot) for slot in range(1, 7)))
+            orders.add(tuple(order))
+    assert len(layouts) > 1 and len(orders) > 1                         # both are random, by the seed
+
+
+# ---------------------------------------------------------------- 2: where a worker may not go
+
+def test_no_worker_on_prestige_residential_unbuilt_or_occupied_spaces():
+    g = new_game(players=4, turn_order=[RED, BLUE, GREEN, ORANGE])
+    empty_road_after_neutrals(g)
+    g.put_tile("residence", 9, RED)
+    g.put_tile("statue", 10, BLUE)
+    g.put_tile("wood_sawmill", 11, GREEN)
+    occupy(g, "peddler", ORANGE)
+    give(g, RED, denier=10)
+    g.start_phase("placement")
+    places = {o for o in g.legal_options() if o.startswith("place:")}
+    assert places == {"place:" + name for name in (
+        "gate", "trading_post", "merchants_guild", "joust_field", "stables", "inn", "castle",
+        *NEUTRALS, "carpenter", "wood_sawmill", "gold_mine")}
+    # Not the residence, the statue, the occupied peddler, nor an empty lot (none is offered).
+
+
+def test_stables_hold_three_workers_one_per_player():
+    g = new_game(players=5, turn_order=[RED, BLUE, GREEN, ORANGE, BLACK])
+    occupy(g, "stables", BLUE)
+    for p in range(5):
+        give(g, p, denier=10)
+    g.start_phase("placement")
+    choose(g, "place:stables")                      # Red: the second circle
+    assert "place:stables" not in g.legal_options()  # Blue already has a worker there
+    choose(g, "pass")                               # Blue
+    choose(g, "place:stables")                      # Green: the third and last circle
+    assert g.s.occ["stables"] == [BLUE, RED, GREEN]
+    assert g.current_player() == ORANGE and "place:stables" not in g.legal_options()
+
+
+def test_castle_takes_several_workers_but_one_per_player():
+    g = new_game(players=3, turn_order=[RED, BLUE, GREEN])
+    for p in range(3):
+        give(g, p, denier=10)
+    g.start_phase("placement")
+    choose(g, "place:castle", "place:castle")       # Red on space 1, Blue on space 2
+    assert "place:castle" in g.legal_options()      # Green may join them
+    choose(g, "pass")                               # Green
+    assert g.current_player() == RED and "place:castle" not in g.legal_options()
+    assert g.s.occ["castle"] == [RED, BLUE]
+
+
+def test_inn_left_circle_takes_one_worker_and_the_right_circle_occupant_may_add_one():
+    g = new_game(players=3, turn_order=[RED, BLUE, GREEN])
+    occupy(g, "inn_right", RED)
+    for p in range(3):
+        give(g, p, denier=10)
+    g.start_phase("placement")
+    # "one player may have two of their workers in the inn simultaneously"
+    choose(g, "place:inn")
+    assert counter(g, "denier", RED) == 9           # from the right circle: 1 denier
+    assert g.s.occ["inn"] == [RED]
+    assert "place:inn" not in g.legal_options()     # Blue: the left circle is taken

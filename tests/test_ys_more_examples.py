@@ -14,6 +14,14 @@ Sections refer to ../shared/rules/ys_rulebook_en.txt.
 - End of the game: the point ladders of the first example (24/18/12/6, 20/15/10/5,
   16/12/8/4, 12/9/6/3), no gem no points, the black-gem table in full.
 - 3 players: three gems a port; the first takes two, the second one, the third nothing.
+- Setup: 11 brokers (three '2's stay in the box), order cards dealt at random, three
+  character cards on each place and three put back unseen, the blue-edged cards aside,
+  the quotations together, four ships in the ports and a fifth for the market.
+- Phase 4: a neighborhood with one player: the bank keeps the gems left; an area without
+  brokers discards its black gem or its card.
+- 2 players: the humans hold order cards 1 and 2 and four neutral brokers each (4, 2, 1,
+  0); the neutral player takes the ship's most valuable gems (white first, as the most
+  valuable colour; the leftmost on a tie); the Intriguer beats it in a draw.
 """
 from __future__ import annotations
 
@@ -267,3 +275,164 @@ def test_three_players_three_gems_a_port_and_the_third_gets_nothing():
     assert taken == {"blue": 1, "green": 1, "red": 1, "black": 1}   # Orange's port area: a black gem
     assert c["black"][ORANGE] == 1
     assert c["vp"][BLUE] == 3                        # the commercial area
+
+
+# ---------------------------------------------------------------- setup
+
+BROKER_VALUES = [0, 0, 1, 1, 1, 2, 3, 3, 3, 4, 4]      # 11 brokers; three '2's stay in the box
+YELLOW_EDGED = {"alchemist", "banker", "captain", "bishop", "spy", "herald", "conjurer", "intriguer",
+                "jeweller", "magician", "merchant", "mercenary", "queen", "prince", "king"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_setup_brokers_order_cards_characters_ships_and_market(seed):
+    g = Game.new(ys(), players=4, seed=seed)
+    s, z = g.s, g.s.zones
+    assert s.round == 1 and s.phase == "bidding"
+    for p in range(4):
+        mine = [pc for pc in s.pieces if pc[1] == p]
+        assert sorted(pc[2] for pc in mine) == BROKER_VALUES
+        assert {pc[3] for pc in mine} == {"screen"}
+        assert s.counters["vp"][p] == 0
+    assert sorted(s.counters["order_card"]) == [1, 2, 3, 4]            # dealt at random
+    # Three face-down cards on each of the four places (the top one is turned up in phase 1),
+    # three put back unseen, the four blue-edged cards beside the board.
+    dealt = set()
+    for n in ("n1", "n2", "n3", "n4"):
+        cards = z["character_shown"][n] + z["character_deck"][n]
+        assert len(z["character_shown"][n]) == 1 and len(cards) == 3
+        dealt |= set(cards)
+    assert len(dealt) == 12 and len(z["character_pool"]) == 3
+    assert dealt | set(z["character_pool"]) == YELLOW_EDGED
+    assert len(z["blue_cards"]) == 4
+    # One colored gem on each starting square of the quotation table.
+    assert len(set(s.counters["quotation"])) == 1
+    # Four ships in the ports (a large gem counts twice: 4 gems of 3 kinds, white at most once),
+    # a fifth for the market's lines 1-3, then discarded: 24 - 5 cards left.
+    for n in ("n1", "n2", "n3", "n4"):
+        port = Counter(z["port"][n])
+        assert sum(port.values()) == 4 and sorted(port.values()) == [1, 1, 2]
+        assert port["white"] <= 1 and port["black"] == 0
+    lines = [z["line_gem"]["line%d" % i] for i in (1, 2, 3)]
+    assert all(len(gem) == 1 for gem in lines) and len({gem[0] for gem in lines}) == 3
+    assert "white" not in lines[1] + lines[2]
+    assert len(z["ship_deck"]) == 24 - 5
+
+
+def test_two_players_setup_order_cards_three_neighborhoods_and_neutral_brokers():
+    g = Game.new(ys("two_players"), players=2, seed=1)
+    s, z = g.s, g.s.zones
+    assert s.players == 3                                               # two players + the neutral one
+    assert sorted(s.counters["order_card"][:2]) == [1, 2]               # "take the '1' and '2' Order Cards"
+    assert sorted(z["port"]) == ["n1", "n2", "n3"]                      # "play on three neighborhoods"
+    assert all(sorted(Counter(z["port"][n]).values()) == [1, 1, 1] for n in z["port"])   # 3 gems a port
+    assert sorted(z["line_gem"]) == ["line2", "line3"]
+    for p in (0, 1):
+        assert sorted(pc[2] for pc in s.pieces if pc[1] == p) == BROKER_VALUES
+        assert sorted(z["neutral_hand"][p]) == [0, 1, 2, 4]            # '4', '2', '1' and '0'
+    assert sorted(pc[2] for pc in s.pieces if pc[1] == 2) == [0, 0, 1, 1, 2, 2, 4, 4]
+
+
+# ---------------------------------------------------------------- phase 4: few brokers in a neighborhood
+
+def _one_player_neighborhood():
+    """4 players about to count: only Blue has a broker in neighborhood 1 (a '3' in the commercial
+    area); its port holds blue, blue, red, green and its palace shows the Spy."""
+    g = Game.new(ys(), players=4, seed=0)
+    s = g.s
+    s.orders["turn_order"] = [ORANGE, BLUE, PURPLE, YELLOW]
+    _clear_for_counting(g)
+    s.pieces = [piece(BLUE, 3, "n1_commerce")]
+    s.zones["port"]["n1"] = ["blue", "blue", "red", "green"]
+    s.zones["character_shown"]["n1"] = ["spy"]
+    return g
+
+
+def test_a_lone_player_takes_two_gems_and_the_bank_keeps_the_rest():
+    # "if there are only one or two players in the neighborhood, the bank keeps whatever gems are left"
+    g = _one_player_neighborhood()
+    bank = list(g.s.counters["bank"])
+    g.start_phase("counting")
+    assert g.current_player() == BLUE and g.prompt() == "Take a gem from the port"
+    g.apply("gem:blue")
+    g.apply("gem:red")
+    c = g.s.counters
+    assert [c[color][BLUE] for color in COLORS] == [1, 0, 0, 1]
+    assert all(c[color][p] == 0 for color in COLORS for p in (ORANGE, PURPLE, YELLOW))
+    assert c["bank"][:4] == [bank[0] - 1, bank[1], bank[2], bank[3] - 1]   # blue and green stay in the bank
+    assert c["vp"] == [3, 0, 0, 0]                                      # the commercial area
+
+
+def test_an_area_without_brokers_discards_its_black_gem_and_its_character():
+    # "If no broker was placed in this area, the gem is discarded." ... "the card is discarded."
+    g = _one_player_neighborhood()
+    black = g.s.counters["bank"][4]
+    g.start_phase("counting")
+    g.apply("gem:blue")
+    g.apply("gem:red")
+    assert g.s.counters["black"] == [0, 0, 0, 0] and g.s.counters["bank"][4] == black
+    assert g.s.zones["hand"] == [[], [], [], []]
+    assert g.s.zones["character_shown"]["n1"] == []
+
+
+# ---------------------------------------------------------------- 2 players: the neutral player's choices
+
+def _neutral_wins_neighborhood_1(port, quotation):
+    """2 players: the neutral player's '3' beats seat 0's '2' in neighborhood 1; seat 0 is second."""
+    g = Game.new(ys("two_players"), players=2, seed=0)
+    s = g.s
+    for p in range(3):
+        for color in COLORS + ("black", "vp"):
+            s.counters[color][p] = 0
+    s.pieces = [piece(2, 3, "n1_palace"), piece(0, 2, "n1_commerce")]
+    for n in ("n1", "n2", "n3"):
+        s.zones["port"][n] = []
+        s.zones["character_shown"][n] = []
+    s.zones["port"]["n1"] = list(port)
+    s.zones["line_gem"] = {"line2": [], "line3": []}
+    s.counters["quotation"] = list(quotation)
+    g.start_phase("counting")
+    return g
+
+
+@pytest.mark.parametrize("port, quotation, neutral, second", [
+    # "the two gems with the highest values on the market are chosen among those featured on the
+    # 'Ship' card": green 9 and red 8 before blue 5 ...
+    (["green", "red", "blue"], (5, 9, 7, 8), {"green": 1, "red": 1}, "blue"),
+    # ... the leftmost of two tied colours (blue 8 first, then green and red tie at 7: green) ...
+    (["green", "red", "blue"], (8, 7, 7, 7), {"blue": 1, "green": 1}, "red"),
+    # ... a white gem first, as the most valuable colour (red 9), then red again before green.
+    (["green", "red", "white"], (7, 8, 5, 9), {"red": 2}, "green"),
+])
+def test_two_players_neutral_takes_the_most_valuable_gems_of_the_ship(port, quotation, neutral, second):
+    g = _neutral_wins_neighborhood_1(port, quotation)
+    c = g.s.counters
+    assert {color: c[color][2] for color in COLORS if c[color][2]} == neutral
+    assert {color: c[color][0] for color in COLORS if c[color][0]} == {second: 1}   # forced: one gem left
+
+
+def test_two_players_intriguer_beats_the_neutral_player_in_a_draw():
+    # "The neutral player wins all the ties in which it is involved (there is only one exception:
+    # the neutral player can still be beaten by a player who owns the 'Intriguer' card)."
+    g = Game.new(ys("two_players"), players=2, seed=0)
+    s = g.s
+    for p in range(3):
+        for color in COLORS + ("black", "vp"):
+            s.counters[color][p] = 0
+    s.pieces = [piece(0, 3, "n1_port"), piece(2, 3, "n1_port")]
+    for n in ("n1", "n2", "n3"):
+        s.zones["port"][n] = []
+        s.zones["character_shown"][n] = []
+    s.zones["port"]["n1"] = ["green", "red", "blue"]
+    s.zones["line_gem"] = {"line2": [], "line3": []}
+    s.zones["hand"][0] = ["intriguer"]
+    g.start_phase("counting")
+    assert g.current_player() == 0 and g.prompt() == "Play a character card?"
+    g.apply("play:intriguer")
+    # Seat 0 wins the 3-3 draw: it chooses two gems first, and the port area's black gem is its.
+    assert g.current_player() == 0 and g.prompt() == "Take a gem from the port"
+    g.apply("gem:blue")
+    g.apply("gem:red")
+    c = s.counters
+    assert (c["blue"][0], c["red"][0], c["black"][0]) == (1, 1, 1)
+    assert c["green"][2] == 1 and c["black"][2] == 0
