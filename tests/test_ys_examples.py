@@ -46,6 +46,16 @@ def piece(owner, value, where, up=0):
     return ["broker", owner, value, where, up, 0, 0]   # kind, owner, value, where, face up, seen by, placed
 
 
+def set_line_gems(g, gems):
+    """Put ``gems`` ({line: [gem]}) on the market lines as a turn's set-up does: the gems there go
+    back to the bank and the new ones leave it (white gems are not counted)."""
+    kinds, bank = g.prog.enums["gem_kinds"], g.s.counters["bank"]
+    for sign, lines in ((1, g.s.zones["line_gem"]), (-1, gems)):
+        for gem in (gem for on_line in lines.values() for gem in on_line if gem != "white"):
+            bank[kinds.index(gem)] += sign
+    g.s.zones["line_gem"] = {line: list(on_line) for line, on_line in gems.items()}
+
+
 def counting_position():
     g = Game.new(ys(), players=4, seed=0)
     s = g.s
@@ -75,7 +85,7 @@ def counting_position():
         s.zones["character_shown"][n] = []
     s.zones["port"]["n1"] = ["blue", "blue", "red", "green"]
     s.zones["character_shown"]["n1"] = ["merchant"]
-    s.zones["line_gem"] = {"line1": ["white"], "line2": ["yellow"], "line3": ["red"]}
+    set_line_gems(g, {"line1": ["white"], "line2": ["yellow"], "line3": ["red"]})
     s.counters["quotation"] = [7, 7, 7, 7]
     return g
 
@@ -227,9 +237,10 @@ def test_gems_are_conserved():
         while not g.finished:
             g.apply(r.choice(g.legal_options()))
             kinds = g.prog.enums["gem_kinds"]
+            on_market = [gem for on_line in g.s.zones["line_gem"].values() for gem in on_line]
             for i, k in enumerate(kinds):
                 if k in totals:
-                    assert sum(g.s.counters[k]) + g.s.counters["bank"][i] == totals[k]
+                    assert sum(g.s.counters[k]) + g.s.counters["bank"][i] + on_market.count(k) == totals[k]
 
 
 # ------------------------------------------------------------------ variants
@@ -360,7 +371,7 @@ def test_two_players_neutral_wins_ties_and_chooses_by_the_rules():
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
     s.zones["port"]["n1"] = ["green", "red", "white"]
-    s.zones["line_gem"] = {"line2": [], "line3": []}
+    set_line_gems(g, {"line2": [], "line3": []})
     s.counters["quotation"] = [7, 7, 9, 7]           # yellow is the most valuable colour
     g.start_phase("counting")
     c = s.counters
@@ -383,7 +394,7 @@ def _column_draw(front):
     for n in ("n1", "n2", "n3"):
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
-    s.zones["line_gem"] = {"line2": [], "line3": []}
+    set_line_gems(g, {"line2": [], "line3": []})
     s.counters["quotation"] = [7, 7, 7, 7]
     g.start_phase("counting")
     return g

@@ -36,6 +36,8 @@ import pytest
 from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
 
+from test_ys_examples import set_line_gems
+
 BLUE, ORANGE, PURPLE, YELLOW = range(4)
 COLORS = ("blue", "green", "yellow", "red")
 RULES = Path(__file__).resolve().parent.parent / "rulesets" / "ys.rules"
@@ -59,8 +61,7 @@ def _clear_for_counting(g, neighborhoods=("n1", "n2", "n3", "n4")):
     for n in neighborhoods:
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
-    for line in s.zones["line_gem"]:
-        s.zones["line_gem"][line] = []
+    set_line_gems(g, {line: [] for line in s.zones["line_gem"]})
     s.counters["quotation"] = [7, 7, 7, 7]
 
 
@@ -176,7 +177,7 @@ def test_a_lone_zero_broker_wins_its_market_line_and_its_column_ranks_first():
     g = Game.new(ys(), players=4, seed=0)
     g.s.orders["turn_order"] = [BLUE, ORANGE, PURPLE, YELLOW]
     _clear_for_counting(g)
-    g.s.zones["line_gem"] = {"line1": [], "line2": ["yellow"], "line3": []}
+    set_line_gems(g, {"line1": [], "line2": ["yellow"], "line3": []})
     g.s.pieces = [piece(ORANGE, 0, "m_green_2"),
                   piece(BLUE, 4, "front", 1), piece(BLUE, 3, "front", 1)]
     g.start_phase("counting")
@@ -389,7 +390,7 @@ def _neutral_wins_neighborhood_1(port, quotation):
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
     s.zones["port"]["n1"] = list(port)
-    s.zones["line_gem"] = {"line2": [], "line3": []}
+    set_line_gems(g, {"line2": [], "line3": []})
     s.counters["quotation"] = list(quotation)
     g.start_phase("counting")
     return g
@@ -424,7 +425,7 @@ def test_two_players_intriguer_beats_the_neutral_player_in_a_draw():
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
     s.zones["port"]["n1"] = ["green", "red", "blue"]
-    s.zones["line_gem"] = {"line2": [], "line3": []}
+    set_line_gems(g, {"line2": [], "line3": []})
     s.zones["hand"][0] = ["intriguer"]
     g.start_phase("counting")
     assert g.current_player() == 0 and g.prompt() == "Play a character card?"

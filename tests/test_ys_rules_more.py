@@ -11,7 +11,7 @@ import pytest
 from provost.interpreter.engine import Game
 
 from test_ys_characters import FIRST_BROKER, PLAY, place_two
-from test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, counting_position, piece, ys, ys_variant
+from test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, counting_position, piece, set_line_gems, ys, ys_variant
 
 COLORS = ("blue", "green", "yellow", "red")
 NEUTRAL = 2                      # the neutral player's seat in a 2-player game
@@ -39,7 +39,7 @@ def market_position(pieces, quotation=(7, 7, 7, 7)) -> Game:
     for n in ("n1", "n2", "n3", "n4"):
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
-    s.zones["line_gem"] = {"line1": [], "line2": [], "line3": []}
+    set_line_gems(g, {"line1": [], "line2": [], "line3": []})
     s.counters["quotation"] = list(quotation)
     return g
 
@@ -58,7 +58,7 @@ def two_player_counting(pieces, card=None, quotation=(7, 7, 7, 7), held=None) ->
         s.zones["character_shown"][n] = []
     if card is not None:
         s.zones["character_shown"]["n1"] = [card]
-    s.zones["line_gem"] = {"line2": [], "line3": []}
+    set_line_gems(g, {"line2": [], "line3": []})
     s.counters["quotation"] = list(quotation)
     g.start_phase("counting")
     return g
@@ -143,6 +143,32 @@ def test_white_gem_always_goes_on_market_line_one():
     assert g.s.zones["port_card"] == {"n1": ["s01"], "n2": ["s03"], "n3": ["s05"], "n4": ["s07"]}
     assert g.s.zones["line_gem"] == {"line1": ["white"], "line2": ["blue"], "line3": ["green"]}
     assert g.s.zones["ship_deck"] == ["s09"]
+
+
+def test_the_market_gems_leave_the_bank_when_the_market_is_filled():
+    # EN 127: "Draw a fifth 'Ship' card and take the three colors shown on the card from the
+    # bank.  Place the corresponding gems on squares 1, 2 and 3 of the market."  s01 shows blue
+    # (large), green and yellow; the bank has no yellow left, so line 3 stays empty.
+    g = Game.new(ys(), players=4, seed=0)
+    set_line_gems(g, {"line1": [], "line2": [], "line3": []})
+    g.s.zones["ship_deck"] = ["s03", "s05", "s07", "s09", "s01", "s11"]
+    set_bank(g, "yellow", 0)
+    g.start_phase("reveal")
+    assert g.s.zones["line_gem"] == {"line1": ["blue"], "line2": ["green"], "line3": []}
+    assert [bank(g, k) for k in COLORS] == [29, 29, 0, 30]
+
+
+def test_a_line_gem_nobody_wins_goes_back_to_the_bank():
+    # assumption in rulesets/ys.rules: the rulebook refills the squares each turn and says nothing
+    # of a gem left on a line without brokers.  Only line 2 has a broker: its gem goes to Orange,
+    # the gems of lines 1 and 3 go back to the bank.
+    g = market_position([piece(ORANGE, 1, "m_blue_2")])
+    set_line_gems(g, {"line1": ["red"], "line2": ["green"], "line3": ["blue"]})
+    assert [bank(g, k) for k in COLORS] == [29, 29, 30, 29]
+    g.start_phase("counting")
+    assert g.s.counters["green"][ORANGE] == 1
+    assert [bank(g, k) for k in COLORS] == [30, 29, 30, 30]
+    assert g.s.zones["line_gem"] == {"line1": [], "line2": [], "line3": []}
 
 
 # ------------------------------------------------------------------ phase 2: turn order
@@ -239,10 +265,12 @@ def test_white_gem_only_becomes_a_colour_left_in_the_bank():
     assert bank(g, "blue") == 0 and bank(g, "green") == 0
 
 
-def test_an_exhausted_line_gem_or_black_gem_gives_nothing():
+def test_an_exhausted_black_gem_gives_nothing_but_a_line_gem_has_left_the_bank_already():
     # tiles 31: "30 each of blue, green, yellow, red; 20 black; 5 white.  The bank is limited by
-    # these counts."  No yellow and no black gem is left: Yellow wins the port area (black gem)
-    # and market line 2 (a yellow gem) but receives neither; the bank never goes below 0.
+    # these counts."  No yellow and no black gem is left in the bank: Yellow wins the port area
+    # and receives no black gem; Yellow also wins market line 2, whose yellow gem was taken from
+    # the bank when the market was filled (EN 127: "take the three colors shown on the card from
+    # the bank"), so Yellow receives it.  The bank never goes below 0.
     g = counting_position()
     set_bank(g, "yellow", 0)
     set_bank(g, "black", 0)
@@ -256,7 +284,7 @@ def test_an_exhausted_line_gem_or_black_gem_gives_nothing():
     assert g.legal_options() == ["color:blue", "color:green", "color:red"]
     g.apply("color:green")
     assert g.prompt() == COLUMN_CHOICE             # lines 2 and 3 are counted
-    assert c["yellow"][YELLOW] == 0                # line 2
+    assert c["yellow"][YELLOW] == 1                # line 2
     assert c["red"][PURPLE] == 1                   # line 3
     assert bank(g, "yellow") == 0 and bank(g, "black") == 0
 
