@@ -4,14 +4,16 @@
 
 1. ``parse`` -- the text within a size limit, JSON (a nesting too deep for the parser is an error,
    not a crash), then the save schema (``save.schema.json``, JSON Schema 2020-12): every key,
-   type and range.  A save of an older engine is brought up to date here.
+   type and range; and what the schema cannot say: whole numbers only (it takes 1.0 for an
+   integer), nesting at most MAX_DEPTH deep.  A save of an older engine is brought up to date here.
 2. ``rules_of`` -- the rules the save names, read only where that is safe: a shipped ruleset by
    its name, or the save's ``path`` when it is a rule file (``.rules``, ``.json``, ``.yaml``); the
    caller may pass the rules instead.  A save never makes provost read any other file, and the
    digest is compared before the rules are used.
 3. ``check_state`` -- the state against the compiled rules: every counter, zone and piece the
    rules declare and nothing else, with the shapes the rules give them (a zone's lists of cards,
-   each seat's pieces with exactly the values the rules deal it), seats in range, frames that
+   each made of numbers and names the rules write; each seat's pieces with exactly the values
+   the rules deal it), numbers within the engine's MAX_NUMBER, seats in range, frames that
    point at nodes of the program, the game's own flow as the first frame.
 4. ``probe`` -- every option of the pending decision applied to a copy, whose state must pass
    ``check_state`` in turn: a state damaged in a way the checks above cannot see (a choice in
@@ -32,6 +34,8 @@ from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
 from provost.dsl.schema import compile_schema
 from provost.dsl.source import IR_SUFFIXES
 
+from .runtime import MAX_NUMBER
+
 register("E004", "error", "a saved game is damaged, or is not a saved game")
 explain("E004", """
 A saved game is untrusted input: before `Game.from_json` resumes it, it is checked against the
@@ -49,6 +53,10 @@ the game's log again (each `decision` line's `option`, given to `apply`) instead
 state.""")
 
 MAX_BYTES = 32 * 1024 * 1024
+# The deepest nesting a save may hold.  A game's own saves nest 8 deep (a let's list of lists
+# in a frame's bindings); far deeper values would exhaust Python's recursion where the state is
+# copied, so they are refused here, where the error can still say so.
+MAX_DEPTH = 64
 RULE_FILE_SUFFIXES = (".rules",) + IR_SUFFIXES
 WHERE = "<save>"
 
@@ -105,11 +113,31 @@ def parse(text) -> dict:
         raise damaged("it is nested too deeply") from None
     if error is not None:
         raise damaged("%s: %s" % (_where(error.path), _short(error.message)))
+    problem = _shape_problem(d)
+    if problem:
+        raise damaged(problem)
     if d["engine"] == "1":          # pieces gained the decision they were placed in: unknown, 0
         for pc in d["state"]["pieces"]:
             pc.insert(6, 0)
         d["engine"] = "2"
     return d
+
+
+def _shape_problem(d) -> str | None:
+    """What the schema cannot say: nesting deeper than MAX_DEPTH anywhere (a frame's bindings are
+    free-form), and a number with a fraction or exponent (JSON Schema takes 1.0 for an integer;
+    the engine counts in whole numbers only and never writes one)."""
+    todo = [(d, (), 0)]
+    while todo:
+        v, path, depth = todo.pop()
+        t = type(v)
+        if t is float:
+            return "%s: %r is not a whole number" % (_where(path), v)
+        if t is dict or t is list:
+            if depth >= MAX_DEPTH:
+                return "%s: it is nested too deeply (more than %d levels)" % (_where(path[:6]) + "...", MAX_DEPTH)
+            todo.extend((x, path + (k,), depth + 1) for k, x in (v.items() if t is dict else enumerate(v)))
+    return None
 
 
 def _short(message: str, limit: int = 160) -> str:
@@ -188,6 +216,13 @@ def check_state(state: dict, prog) -> None:
             raise damaged("state.pieces.%d: no pieces called %r in the rules" % (k, pc[0]))
         if not 0 <= pc[1] < n:
             raise damaged("state.pieces.%d: seat %d of %d" % (k, pc[1], n))
+        if len(pc) < 7:         # (a save of engine 1 has gained its seventh entry in parse)
+            raise damaged("state.pieces.%d: expected at least 7 entries (kind, owner, value, place, face up, "
+                          "seen by, placed), not %d" % (k, len(pc)))
+        if pc[5] >> n:
+            raise damaged("state.pieces.%d: seen by seats beyond the %d of the game (%d)" % (k, n, pc[5]))
+        if pc[6] > state["decisions"] + 1:
+            raise damaged("state.pieces.%d: placed at decision %d of %d" % (k, pc[6], state["decisions"]))
         if pc[3] not in places and pc[3] not in state["occ"] and pc[3] not in prog.spaces:
             raise damaged("state.pieces.%d: no place called %r" % (k, pc[3]))
     _check_pieces_conserved(state["pieces"], prog, humans, n)
@@ -236,8 +271,10 @@ def _check_counter(where: str, v, c: dict, prog, n: int) -> None:
     lo, hi = c.get("min"), c.get("max")
 
     def in_bounds(x, at):
-        # The engine keeps every counter within its bounds (a resource never below 0): a value
-        # outside them is no state it made.
+        # The engine keeps every counter within its bounds (a resource never below 0), and every
+        # number it keeps within MAX_NUMBER: a value outside them is no state it made.
+        if (hi is None and x > MAX_NUMBER) or (lo is None and x < -MAX_NUMBER):
+            raise damaged("%s: %d%s is beyond the largest number a game keeps (%d)" % (where, x, at, MAX_NUMBER))
         if (lo is not None and x < lo) or (hi is not None and x > hi):
             raise damaged("%s: %d%s is outside its bounds (%s..%s)" % (where, x, at, lo, "" if hi is None else hi))
 
@@ -276,9 +313,59 @@ def _check_zone(where: str, v, z: dict, prog) -> None:
         lists = [("%s.%s" % (where, k), v[k]) for k in keys]
     else:
         lists = [(where, v)]
+    names = _names(prog)
     for at, cards in lists:
         if type(cards) is not list or not all(_is_card(c) for c in cards):
             raise damaged("%s: expected a list of cards" % at)
+        for card in cards:
+            if type(card) is int or (type(card) is str and card in names):
+                continue
+            unknown = _unknown_name(card, names, prog)
+            if unknown is not None:
+                raise damaged("%s: %r is no name of these rules" % (at, unknown))
+
+
+_NAMES: dict = {}
+
+
+def _names(prog) -> frozenset:
+    """Every name the rules write (each string in their IR): a card is made of such names, or of
+    numbers, since the rules have no way to make up a string."""
+    key = prog.rs.digest
+    names = _NAMES.get(key)
+    if names is None:
+        found: set = set()
+        todo = [prog.rs.decls]
+        while todo:
+            v = todo.pop()
+            if type(v) is str:
+                found.add(v)
+            elif type(v) is dict:
+                todo.extend(v.keys())
+                todo.extend(v.values())
+            elif type(v) is list or type(v) is tuple:
+                todo.extend(v)
+        if len(_NAMES) > 16:
+            _NAMES.clear()
+        names = _NAMES[key] = frozenset(found)
+    return names
+
+
+def _unknown_name(card, names, prog):
+    """The first string in ``card`` that is no name of the rules, else None.  The engine names
+    the second tile of a kind on the board ``KIND_2`` (and so on): those are names too."""
+    t = type(card)
+    if t is str:
+        if card in names:
+            return None
+        kind, _, k = card.rpartition("_")
+        return None if k.isdigit() and kind in prog.buildings else card
+    if t is list:
+        for x in card:
+            unknown = _unknown_name(x, names, prog)
+            if unknown is not None:
+                return unknown
+    return None
 
 
 def _check_pieces_conserved(pieces: list, prog, humans: int, n: int) -> None:
@@ -321,3 +408,7 @@ def probe(game) -> None:
         except RulesError as e:
             raise damaged("option %r leads to a state no game reaches (%s)"
                           % (option, e.diagnostics[0].message.split(": ", 1)[-1])) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+            # The checks assume the types of the save's schema, which a damaged state can make the
+            # engine break (a seat that is None): what they trip over is damage too.
+            raise damaged("option %r leads to a state no game reaches (%s)" % (option, type(e).__name__)) from None

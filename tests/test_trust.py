@@ -217,6 +217,14 @@ def _top_choice(d: dict) -> list:
     (lambda d: d["state"]["pieces"].pop(), "are not the ones the rules deal"),
     (lambda d: d["state"]["stack"][0].__setitem__(0, d["state"]["stack"][1][0]), "the game's flow must come first"),
     (lambda d: [entry[1].__setitem__("t", 2) for entry in _top_choice(d)], "leads to a state no game reaches"),
+    (lambda d: d["state"]["pieces"][3].pop(), "state.pieces.3: expected at least 7 entries"),
+    (lambda d: d["state"]["pieces"][3].__setitem__(5, 1 << 4), "state.pieces.3: seen by seats beyond the 4"),
+    (lambda d: d["state"]["pieces"][3].__setitem__(6, 10**6), "state.pieces.3: placed at decision 1000000"),
+    (lambda d: d["state"]["zones"]["ship_deck"].__setitem__(0, "s99"), "state.zones.ship_deck: 's99' is no name"),
+    (lambda d: d["state"]["zones"]["port"]["n1"].append("reserve_x"), "state.zones.port.n1: 'reserve_x' is no name"),
+    (lambda d: d["state"]["zones"]["port"]["n1"].append(["blue", ""]), "state.zones.port.n1: '' is no name"),
+    (lambda d: d["state"]["counters"]["bank"].__setitem__(0, 10**18), "beyond the largest number a game keeps"),
+    (lambda d: d["state"].__setitem__("round", 1.0), "state.round: 1.0 is not a whole number"),
 ])
 def test_a_ys_save_no_game_could_reach_is_damaged(tamper, words):
     d = _save_at(60, "ys")
@@ -321,6 +329,36 @@ def test_an_activations_progress_that_is_not_one_is_a_damaged_save(tamper):
     with pytest.raises(RulesError) as e:
         Game.from_json(json.dumps(d))
     assert e.value.diagnostics[0].code == "E004"
+
+
+def test_a_save_nested_deeper_than_any_game_is_damaged_not_a_recursion_error():
+    """Deep values inside a frame's bindings pass the schema (they are free-form) and once broke
+    the copy of the state with a RecursionError."""
+    d = _save_at(60, "ys")
+    d["state"]["envs"][0]["deep"] = json.loads("[" * 900 + "]" * 900)
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004" and "nested too deeply" in e.value.diagnostics[0].message
+
+
+def test_a_binding_that_makes_the_engine_write_junk_is_damaged_not_a_type_error():
+    """A player who is None in a frame's bindings makes an option write None where a seat goes;
+    the check of the state the option leads to trips over it: damaged, not a TypeError."""
+    d = _save_at(12)
+    d["state"]["envs"][2]["player"] = None
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004" and "leads to a state no game reaches" in e.value.diagnostics[0].message
+
+
+def test_a_tile_placed_twice_is_a_name_a_zone_may_hold():
+    """The engine names a kind's second tile on the board KIND_2: a card of that name is no
+    made-up string."""
+    from provost.interpreter import savefile
+    prog = Game.new("caylus", players=3, seed=1).prog
+    names = savefile._names(prog)
+    assert savefile._unknown_name(["wood_farm_food_2", "gate"], names, prog) is None
+    assert savefile._unknown_name(["gate_x"], names, prog) == "gate_x"
 
 
 def test_an_engine_1_save_still_resumes():
