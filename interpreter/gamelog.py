@@ -318,6 +318,11 @@ def start_game(header: dict, line: int, rs=None):
                         % (header["log_format"], LOG_FORMAT), "R002")
     _field(header, "ruleset", str, line, what)
     _field(header, "variant", (str, type(None)), line, what)
+    # (logs written before `source` have none, or null: their rules are named by `ruleset`)
+    source = _field(header, "source", (dict, type(None)), line, what) if "source" in header else None
+    if source is not None:
+        _field(source, "ruleset", str, line, "the header's source")
+        _field(source, "variant", (str, type(None)), line, "the header's source")
     players = _field(header, "players", int, line, what)
     seed = _field(header, "seed", int, line, what)
     if not 0 <= seed < SEED_LIMIT:

@@ -410,6 +410,23 @@ def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys
         assert code == 1 and "SECRET" not in out + err and "is not a rule file" in out + err
 
 
+@pytest.mark.parametrize("source, words", [
+    ({"ruleset": "ys", "variant": 10**30}, "the header's source: 'variant' should be a string or null"),
+    ({"ruleset": ["ys"], "variant": None}, "the header's source: 'ruleset' should be a string"),
+    ({"variant": None}, "the header's source has no 'ruleset' field"),
+    ("ys", "the header: 'source' should be an object or null"),
+])
+def test_a_log_header_whose_source_is_ill_typed_is_malformed_not_an_internal_error(tmp_path, capsys, source, words):
+    from cli_run import run_cli
+    g = Game.new("ys", players=4, seed=1)
+    log = tmp_path / "g.jsonl"
+    log.write_text(json.dumps({"type": "header", "ruleset": "ys", "variant": None, "players": 4, "seed": 1,
+                               "ruleset_hash": g.rs.digest, "source": source}) + "\n")
+    for command in ("replay", "explain"):
+        code, out, err = run_cli(capsys, command, str(log), *(["--at", "1", "pass"] if command == "explain" else []))
+        assert code == 1 and "[R002]" in out + err and words in out + err and "internal error" not in out + err
+
+
 def test_explain_refuses_a_log_whose_rules_changed(tmp_path, capsys):
     from cli_run import run_cli
     log = tmp_path / "g.jsonl"
