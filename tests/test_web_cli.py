@@ -44,6 +44,22 @@ def test_view_writes_one_self_contained_page(capsys, tmp_path):
                             assert pc["value"] is None
 
 
+def test_a_log_with_blank_lines_views_as_it_replays(capsys, tmp_path):
+    """Blank lines are no records to replay (gamelog), and none to view either: the page once
+    read the log line by line again and stopped at the first blank one (an internal error)."""
+    log = tmp_path / "g.jsonl"
+    game = _log(log, "caylus", 3, 5)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n" + "\n".join(lines[:3] + ["", "   "] + lines[3:]) + "\n\n", encoding="utf-8")
+    assert run_cli(capsys, "replay", str(log))[0] == 0
+    out = tmp_path / "g.html"
+    code, _, err = run_cli(capsys, "view", str(log), "-o", str(out))
+    assert code == 0 and "wrote" in err and out.exists()
+    from provost.tools.web.table import Table
+    table = Table.from_log(str(log))
+    assert table.game.to_json() == game.to_json()
+
+
 def test_view_of_a_bad_log_is_a_clear_error(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")

@@ -152,24 +152,20 @@ class Table:
     @classmethod
     def from_log(cls, path: str, save_dir: str | None = None) -> "Table":
         """A logged game to step through; the log must replay (``gamelog.replay``)."""
-        from provost.interpreter.gamelog import replay
+        from provost.interpreter.gamelog import _records, replay
 
         ok, message, game = replay(path)
         if not ok:
             raise TableError(400, message)
-        header = json.loads(open(path, encoding="utf-8").readline())
+        # Read as the replay read it: blank lines, which a log may hold, are no records.
+        records = [rec for _, rec in _records(path)]
+        header = records[0]
         src = header.get("source") or {}
         t = cls(secrets.token_urlsafe(8), src.get("ruleset") or header["ruleset"],
                 src.get("variant", header.get("variant")), header["players"], header["seed"],
                 list(header.get("agents") or []), [secrets.token_urlsafe(16) for _ in range(header["players"])],
                 replay=True, save_dir=save_dir)
-        options = []
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                rec = json.loads(line)
-                if rec.get("type") == "decision":
-                    options.append(rec["option"])
-        t._play_through(options)
+        t._play_through([rec["option"] for rec in records if rec.get("type") == "decision"])
         t.digests = _digests(t.game.rs)
         t.save()
         return t
