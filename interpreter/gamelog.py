@@ -323,6 +323,8 @@ def start_game(header: dict, line: int, rs=None):
     if source is not None:
         _field(source, "ruleset", str, line, "the header's source")
         _field(source, "variant", (str, type(None)), line, "the header's source")
+    if "agents" in header and not all(isinstance(a, str) for a in _field(header, "agents", list, line, what)):
+        raise _Diverged(line, "the header: 'agents' should be a list of agent names (strings)", "R002")
     players = _field(header, "players", int, line, what)
     seed = _field(header, "seed", int, line, what)
     if not 0 <= seed < SEED_LIMIT:

@@ -60,6 +60,22 @@ def test_a_log_with_blank_lines_views_as_it_replays(capsys, tmp_path):
     assert table.game.to_json() == game.to_json()
 
 
+@pytest.mark.parametrize("agents, words", [(7, "'agents' should be a list, not 7"),
+                                            (["random", 3], "'agents' should be a list of agent names")])
+def test_a_log_whose_agents_are_not_names_is_malformed_for_replay_and_view(capsys, tmp_path, agents, words):
+    """The page names the seats' agents from the header: a number there once stopped it with an
+    internal error, while replay, which does not read them, passed the log."""
+    log = tmp_path / "g.jsonl"
+    _log(log, "caylus", 3, 5)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["agents"] = agents
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n", encoding="utf-8")
+    for argv in (["replay", str(log)], ["view", str(log), "-o", str(tmp_path / "g.html")]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 1 and "%s:1:1: error: the header: " % log in out + err and words in out + err and "[R002]" in out + err
+
+
 def test_view_of_a_bad_log_is_a_clear_error(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
