@@ -13,8 +13,10 @@
 3. ``check_state`` -- the state against the compiled rules: every counter, zone and piece the
    rules declare and nothing else, with the shapes the rules give them (a zone's lists of cards,
    each made of numbers and names the rules write; each seat's pieces with exactly the values
-   the rules deal it), numbers within the engine's MAX_NUMBER, seats in range, frames that
-   point at nodes of the program, the game's own flow as the first frame.
+   the rules deal it), numbers within the engine's MAX_NUMBER, seats in range, workers and
+   waiting effects on places of the rules, frames that point at nodes of the program and nest no
+   deeper than rules do, the game's own flow as the first frame, and the bindings the frames use
+   and no others.
 4. ``probe`` -- every option of the pending decision applied to a copy, whose state must pass
    ``check_state`` in turn: a state damaged in a way the checks above cannot see (a choice in
    progress whose values are not the rules') fails here, as a damaged save, instead of in the
@@ -31,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 
 from provost.dsl.diagnostics import Diagnostic, RulesError, explain, register
-from provost.dsl.schema import compile_schema
+from provost.dsl.schema import MAX_IR_DEPTH, compile_schema
 from provost.dsl.source import IR_SUFFIXES
 
 from .runtime import MAX_NUMBER
@@ -53,10 +55,11 @@ the game's log again (each `decision` line's `option`, given to `apply`) instead
 state.""")
 
 MAX_BYTES = 32 * 1024 * 1024
-# The deepest nesting a save may hold.  A game's own saves nest 8 deep (a let's list of lists
-# in a frame's bindings); far deeper values would exhaust Python's recursion where the state is
-# copied, so they are refused here, where the error can still say so.
-MAX_DEPTH = 64
+# The deepest nesting a save may hold: a value in a frame's bindings nests at most as deep as the
+# rules that built it (MAX_IR_DEPTH; the shipped games' saves nest 8 deep), and far deeper ones
+# would exhaust Python's recursion where the state is copied, so they are refused here, where the
+# error can still say so.  Frames nest no deeper than the rules either.
+MAX_DEPTH = MAX_IR_DEPTH + 32
 RULE_FILE_SUFFIXES = (".rules",) + IR_SUFFIXES
 WHERE = "<save>"
 
@@ -207,6 +210,9 @@ def check_state(state: dict, prog) -> None:
         for p, part in (enumerate(v) if z["scope"] == "player" else [(None, v)]):
             _check_zone("state.zones.%s" % name + ("" if p is None else ".%d" % p), part, z, prog)
     _same_names("state.orders", state["orders"], prog.orders)
+    for where in state["occ"]:
+        if where not in state["tiles"] and _unknown_name(where, _names(prog), prog) is not None:
+            raise damaged("state.occ: no space or tile called %r" % where)
     for where, seats in list(state["orders"].items()) + list(state["occ"].items()):
         if any(not 0 <= p < n for p in seats if p != -1):
             raise damaged("a seat out of range in %r: %s" % (where, seats))
@@ -235,6 +241,8 @@ def check_state(state: dict, prog) -> None:
         if tile is not None and tile not in state["tiles"]:
             raise damaged("state.road.%d: %r is no tile of this game" % (slot, tile))
     nodes, envs = len(prog.nodes), len(state["envs"])
+    if len(state["stack"]) > MAX_DEPTH:
+        raise damaged("state.stack: %d frames, deeper than any rules nest (%d)" % (len(state["stack"]), MAX_DEPTH))
     for k, f in enumerate(state["stack"]):
         if f[0] >= nodes or f[2] >= envs:
             raise damaged("state.stack.%d: a frame of no node of these rules" % k)
@@ -245,6 +253,12 @@ def check_state(state: dict, prog) -> None:
     for k, f in enumerate(state["deferred"]):
         if f[1] >= nodes or f[2] >= envs:
             raise damaged("state.deferred.%d: a frame of no node of these rules" % k)
+        if type(f[0]) is not str or (f[0] not in state["tiles"] and _unknown_name(f[0], _names(prog), prog) is not None):
+            raise damaged("state.deferred.%d: waits for no space or tile of these rules (%s)" % (k, json.dumps(f[0])[:80]))
+    # A save holds the bindings its frames use, numbered as the frames first name them.
+    named = list(dict.fromkeys([f[2] for f in state["stack"]] + [f[2] for f in state["deferred"]]))
+    if named != list(range(envs)):
+        raise damaged("state.envs: %d bindings, not the %d the frames name in turn" % (envs, len(named)))
     pending = state["pending"]
     if state["finished"] and (pending is not None or state["stack"]):
         raise damaged("state.finished: a finished game with play still to come")
@@ -359,7 +373,7 @@ def _unknown_name(card, names, prog):
         if card in names:
             return None
         kind, _, k = card.rpartition("_")
-        return None if k.isdigit() and kind in prog.buildings else card
+        return None if k.isdigit() and (kind in prog.buildings or kind in prog.spaces) else card
     if t is list:
         for x in card:
             unknown = _unknown_name(x, names, prog)

@@ -351,14 +351,74 @@ def test_a_binding_that_makes_the_engine_write_junk_is_damaged_not_a_type_error(
     assert e.value.diagnostics[0].code == "E004" and "leads to a state no game reaches" in e.value.diagnostics[0].message
 
 
-def test_a_tile_placed_twice_is_a_name_a_zone_may_hold():
+@pytest.mark.parametrize("card, resumes", [("night_worker", True), ("wood_market_2", True),
+                                           ("wood_market_x", False), ("castle_2", False)])
+def test_a_card_resumes_when_it_is_a_name_of_the_rules_or_of_a_tile_on_the_board(card, resumes):
     """The engine names a kind's second tile on the board KIND_2: a card of that name is no
-    made-up string."""
-    from provost.interpreter import savefile
-    prog = Game.new("caylus", players=3, seed=1).prog
-    names = savefile._names(prog)
-    assert savefile._unknown_name(["wood_farm_food_2", "gate"], names, prog) is None
-    assert savefile._unknown_name(["gate_x"], names, prog) == "gate_x"
+    made-up string; a name the rules never write is."""
+    g = Game.new("caylus1303", players=3, seed=1)
+    r = random.Random(1)
+    for _ in range(20):
+        g.apply(r.choice(g.legal_options()))
+    d = json.loads(g.to_json())
+    d["state"]["zones"]["character_board"].append(card)
+    if resumes:
+        assert Game.from_json(json.dumps(d)).s.zones["character_board"][-1] == card
+    else:
+        with pytest.raises(RulesError) as e:
+            Game.from_json(json.dumps(d))
+        assert "character_board: '%s' is no name of these rules" % card in e.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize("tamper, words", [
+    (lambda st: st["stack"].__setitem__(slice(1, 1), [list(st["stack"][1]) for _ in range(200)]), "state.stack: 20"),
+    (lambda st: st["envs"].append({"player": 0}), "state.envs: 5 bindings, not the 4 the frames name in turn"),
+    (lambda st: st["occ"].update(nowhere=[0]), "state.occ: no space or tile called 'nowhere'"),
+    (lambda st: st["deferred"].append([5, st["deferred"][0][1], 0]), "state.deferred.1: waits for no space or tile"),
+    (lambda st: st["deferred"].extend([list(st["deferred"][0])] * 10001), "state.deferred: "),
+])
+def test_a_save_whose_frames_no_game_could_reach_is_damaged(tamper, words):
+    """Frames the rules could never stack, bindings no frame uses, places that are not the board's
+    and effects waiting for no place: each is E004 (they were loaded, and slowed every option's
+    probe: thousands of frames or places took seconds)."""
+    g = _save_with_a_deferred_effect()
+    d = json.loads(g.to_json())
+    tamper(d["state"])
+    with pytest.raises(RulesError) as e:
+        Game.from_json(json.dumps(d))
+    assert e.value.diagnostics[0].code == "E004" and words in e.value.diagnostics[0].message
+
+
+def _save_with_a_deferred_effect() -> Game:
+    """Caylus: the lawyer turns an occupied sawmill into a residence once the sawmill is activated;
+    a marketplace between them asks a question first, while the change waits."""
+    from caylus_scenarios import choose, empty_road_after_neutrals, give, new_game, occupy
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    g.put_tile("lawyer", 9, 0)
+    g.put_tile("wood_marketplace", 10, 1)
+    g.put_tile("wood_sawmill", 11, 0)
+    g.s.counters["provost"] = 11
+    occupy(g, "lawyer", 0)
+    occupy(g, "wood_marketplace", 1)
+    occupy(g, "wood_sawmill", 1)
+    give(g, 0, cloth=1, denier=1, pp=0)
+    give(g, 1, wood=2, food=2)
+    g.start_phase("activation")
+    choose(g, "transform:wood_sawmill")
+    return g
+
+
+def test_a_save_with_an_effect_waiting_for_a_building_resumes_exactly():
+    g = _save_with_a_deferred_effect()
+    assert g.s.deferred and g.prompt() == "Sell one cube"
+    text = g.to_json()
+    resumed = Game.from_json(text)
+    assert resumed.to_json() == text
+    for option in ("sell:wood", "skip"):
+        for game in (g, resumed):
+            game.apply(option) if option in game.legal_options() else None
+    assert resumed.to_json() == g.to_json() and not g.s.deferred
 
 
 def test_an_engine_1_save_still_resumes():
