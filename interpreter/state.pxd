@@ -51,7 +51,7 @@ cdef class GameFields:
     cpdef place_worker(self, p, target)
 
 
-@cython.locals(c=dict, z=dict, table=dict, row=list, piece=list)
+@cython.locals(c=dict, z=dict, t=dict, table=dict, row=list, piece=list)
 cpdef _own_all(State new)
 
 @cython.locals(row=list)

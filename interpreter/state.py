@@ -120,14 +120,14 @@ class State:
         new.occ = self.occ.copy()
         new.zones = self.zones.copy()
         new.pieces = self.pieces[:]
+        new.road = self.road[:]
+        new.tiles = self.tiles.copy()      # an entry is replaced, never changed (a claim, a flip)
+        new.supply = self.supply.copy()
         if shared:
             self.owned = set()
             new.owned = set()
         else:
             _own_all(new)
-        new.road = self.road[:]
-        new.tiles = self.tiles.copy()      # an entry is replaced, never changed (a claim, a flip)
-        new.supply = self.supply.copy()
         new.next_tile = self.next_tile
         memo: list = [None]         # (see _copy_env)
         new.stack = [_copy_frame(f, memo) for f in self.stack]
@@ -246,9 +246,14 @@ def _own_all(new: State) -> None:
     for table in (new.orders, new.occ):
         for k, v in table.items():
             table[k] = v[:]
+    # A hand edit reaches into a card (a Ys placement card is [space, value]) or a tile's entry
+    # (a claim's owner): copied to the bottom, which the engine, replacing them whole, never needs.
     z = new.zones
     for k, v in z.items():
-        z[k] = _copy_zone(v)
+        z[k] = _copy_data(v)
+    t = new.tiles
+    for k, v in t.items():
+        t[k] = _copy_data(v)
     new.pieces = [piece[:] for piece in new.pieces]
     new.owned = None
 

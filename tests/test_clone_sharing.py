@@ -128,6 +128,34 @@ def test_a_plain_clone_can_be_edited_by_hand():
     assert h.s.owned is None
 
 
+def _lists_within(v):
+    """Every list inside ``v`` (a zone, a tile's entry), the outer one included."""
+    if type(v) is dict:
+        for x in v.values():
+            yield from _lists_within(x)
+    elif type(v) is list:
+        yield v
+        for x in v:
+            yield from _lists_within(x)
+
+
+@pytest.mark.parametrize("name,moves", [("ys", 12), ("caylus", 60)])
+def test_a_plain_clone_owns_the_lists_inside_cards_and_tiles(name, moves):
+    """A card made of a list (a Ys placement card, [space, value]) or a tile's entry (its
+    owner), edited by hand in a plain clone, leaves the game alone."""
+    g = Game.new(name, players=4, seed=4)
+    _play(g, moves, random.Random(4))
+    g.clone(shared=True)
+    before = g.to_json()
+    h = g.clone()
+    inner = [x for v in list(h.s.zones.values()) + list(h.s.tiles.values()) for x in _lists_within(v)]
+    if name == "ys":        # a card that is a list: [space, value] in `just_placed`
+        assert any(type(card) is list for row in h.s.zones["just_placed"] for card in row)
+    for x in inner:
+        x.append("x")
+    assert g.to_json() == before
+
+
 @pytest.mark.parametrize("distinct", [3, 40])
 def test_a_clone_copies_each_frames_bindings_once_and_keeps_them_shared(distinct):
     """Frames that share their bindings share the copies too, and no copy is the original's:

@@ -58,13 +58,17 @@ phase main "Main":
 
 
 def _built() -> bool:
-    """Cython and a C compiler are here (the install compiled the engine)."""
-    if importlib.util.find_spec("Cython") is None:
+    """Cython and a C compiler are here, and the engine runs compiled with modules of rules on
+    (an install without compiling, PROVOST_NO_COMPILE=1, or PROVOST_PURE_PYTHON or
+    PROVOST_NO_NATIVE set: the rules run as bytecode, whatever is built)."""
+    if importlib.util.find_spec("Cython") is None or not native.enabled() \
+            or engine.__file__.endswith(".py"):
         return False
     return shutil.which(os.environ.get("CC", "cc")) is not None or shutil.which("gcc") is not None
 
 
-needs_compiler = pytest.mark.skipif(not _built(), reason="no Cython or no C compiler: rules run as bytecode")
+needs_compiler = pytest.mark.skipif(not _built(), reason="no Cython, no C compiler or an engine run as Python: "
+                                                           "rules run as bytecode")
 
 
 def _games(rs, prog, players: int, seeds: range) -> str:
