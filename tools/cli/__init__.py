@@ -101,8 +101,10 @@ class _ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         # As argparse does (usage and message on stderr, exit 2), but raised, so that main can
         # also print the JSON failure object when --format json was asked for.
+        # The message may quote the command line ("unrecognized arguments: ..."): escaped, as
+        # everything provost prints of its arguments.
         self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: error: {printable(message)}", file=sys.stderr)
         raise _BadArguments(message)
 
 
@@ -447,7 +449,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 print(render_text(diag))
         for path, n in shown.items():
             if n > MAX_SHOWN_PER_FILE:
-                print(f"{path}: {n - MAX_SHOWN_PER_FILE} more diagnostics not shown "
+                print(f"{printable(path)}: {n - MAX_SHOWN_PER_FILE} more diagnostics not shown "
                       f"(--format json lists every one)")
         summary = f"checked {_plural(len(files), 'file')}: {_plural(counts['errors'], 'error')}, " \
                   f"{_plural(counts['warnings'], 'warning')}"

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 
-from provost.dsl.diagnostics import UsageError
+from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import cannot_write, check_writable, write_text
 
 DOT_SUFFIXES = (".dot", ".gv")
@@ -55,7 +55,7 @@ def run_graph(args) -> int:
     note = empty_note(rs, args.kind) if g.number_of_nodes() == 0 else None
     if note:
         g.graph["note"] = note
-        print("provost: note: %s: %s" % (args.ruleset, note), file=sys.stderr)
+        print("provost: note: %s: %s" % (printable(args.ruleset), note), file=sys.stderr)
     dot = to_dot(g)
     if not output:
         sys.stdout.write(dot)
@@ -85,7 +85,8 @@ def render(g, dot: str, output: str, fmt: str) -> int:
     if exe:
         done = subprocess.run([exe, "-T" + fmt, "-o", output], input=dot.encode("utf-8"), capture_output=True)
         if done.returncode != 0:
-            print("provost: error: Graphviz failed to render %s: %s" % (output, done.stderr.decode(errors="replace").strip()),
+            print("provost: error: Graphviz failed to render %s: %s"
+                  % (printable(output), printable(done.stderr.decode(errors="replace").strip())),
                   file=sys.stderr)
             return 1
         return 0
