@@ -26,6 +26,7 @@ import os
 
 from .changes import apply_variant, changed_part, decl_key, named_parts, part_files, part_holder, part_of
 from .diagnostics import Diagnostic, RulesError, UnknownName, did_you_mean, explain, register
+from .source import input_problem
 
 register("L007", "error", "variants composed together change the same rule differently")
 register("L008", "error", "more than one variant gives the rules for a player count")
@@ -126,7 +127,8 @@ def _variant_file(root: str, name: str, ruleset: str, own: list[str] = ()) -> st
 
     if _is_path(name):
         if not os.path.isfile(name):
-            raise RulesError([Diagnostic(name, 1, 1, "error", "P005", "file not found")])
+            # As for the ruleset: a folder or a pipe is said to be one, not "not found".
+            raise RulesError([input_problem(name) or Diagnostic(name, 1, 1, "error", "P005", "not a file")])
         head = _head_of(name)
         if head is None:
             raise _unreadable(name)

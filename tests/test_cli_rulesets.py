@@ -98,6 +98,15 @@ def test_a_missing_path_is_p005_not_an_unknown_ruleset(capsys, tmp_path, command
     assert "%s:1:1: error: file not found [P005]" % missing in err and "unknown ruleset" not in err
 
 
+
+def test_a_variant_path_that_is_a_folder_is_said_to_be_one(capsys, tmp_path):
+    """--variant PATH is reported as the ruleset PATH is: a folder is not "not found"."""
+    code, _, err = run(capsys, "play", "caylus", "--no-log", "--variant", str(tmp_path))
+    assert code == 1 and "%s:1:1: error: is a directory, not a file [P005]" % tmp_path in err
+    missing = tmp_path / "nope.rules"
+    code, _, err = run(capsys, "play", "caylus", "--no-log", "--variant", str(missing))
+    assert code == 1 and "%s:1:1: error: file not found [P005]" % missing in err
+
 def test_the_api_still_raises_rules_error_for_unknown_names():
     with pytest.raises(RulesError, match="unknown ruleset 'nope'"):
         load_checked("nope")
