@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 
 import pytest
 
@@ -176,8 +177,9 @@ def test_serve_with_a_saves_folder_it_cannot_write_is_a_usage_error(capsys, tmp_
     (it was an internal error with --agents, and without it the server started and every new
     game was a 500)."""
     pytest.importorskip("starlette")
-    uvicorn = pytest.importorskip("uvicorn")
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)      # (never listen: the answer comes before)
+    pytest.importorskip("uvicorn")
+    from provost.tools.cli import commands_web
+    monkeypatch.setattr(commands_web, "serve_forever", lambda *a: None)      # (never serve: the answer comes before)
     (tmp_path / "file").write_text("x")
     code, _, err = run_cli(capsys, "serve", *agents, "--no-browser", "--port", "0", "--saves", str(tmp_path / "file" / "saves"))
     assert code == 2 and "provost: error: cannot write %s" % (tmp_path / "file" / "saves") in err, err
@@ -189,11 +191,12 @@ def test_serve_a_rule_file_with_agents_lists_it_by_name_and_starts_it(capsys, tm
     where the server keeps it), its default is that name, and the game set up plays that file."""
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from starlette.testclient import TestClient
 
+    from provost.tools.cli import commands_web
     served = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **k: served.append(app))
+    monkeypatch.setattr(commands_web, "serve_forever", lambda app, sock: served.append(app))
     rules = tmp_path / "caylus.mine.rules"
     rules.write_text('variant mine "Mine" extends caylus:\n    description "x"\n')
     code, _, err = run_cli(capsys, "serve", str(rules), "--agents", "human,random", "--players", "3", "--no-browser",
@@ -281,3 +284,54 @@ def test_a_variant_file_is_offered_under_its_own_title_and_counts(tmp_path):
     mine = tmp_path / "takes.rules"
     mine.write_text('variant takes "Takes" extends ys:\n    replace let port_takes = [3, 1, 0]\n')
     assert _offered(str(mine))[0]["players"] == [4, 4]        # the 3- and 2-player rules change it too
+
+
+def test_serve_on_port_0_prints_the_port_it_listens_on_and_ctrl_c_exits_130(tmp_path):
+    """--port 0 lets the system choose: the address printed is the one that answers (it said
+    :0).  Ctrl-C stops the server as any command: exit 130 (README, Commands)."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", "caylus", "--port", "0",
+                             "--no-browser", "--saves", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+    try:
+        banner = proc.stderr.readline()
+        url = re.match(r"provost serve: (http://127\.0\.0\.1:(\d+)/) ", banner)
+        assert url and url.group(2) != "0", banner
+        for _ in range(100):
+            try:
+                page = urllib.request.urlopen(url.group(1))
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert page.status == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert code == 130 and "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("host, url", [("127.0.0.1", "http://127.0.0.1:80/"), ("0.0.0.0", "http://127.0.0.1:80/"),
+                                       ("::", "http://127.0.0.1:80/"), ("::1", "http://[::1]:80/"),
+                                       ("localhost", "http://localhost:80/")])
+def test_the_address_printed_is_one_a_browser_opens(host, url):
+    from provost.tools.cli.commands_web import _url
+    assert _url(host, 80) == url
+
+
+def test_the_saves_folder_is_printed_escaped(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from provost.tools.cli import commands_web
+    monkeypatch.setattr(commands_web, "serve_forever", lambda *a: None)
+    code, out, err = run_cli(capsys, "serve", "--no-browser", "--port", "0", "--saves", str(tmp_path / "s\x1b[2J"))
+    assert code == 0 and "games saved in %s" % (tmp_path / "s\\x1b[2J") in err and "\x1b" not in out + err

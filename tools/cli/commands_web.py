@@ -109,17 +109,44 @@ def default_save_dir() -> str:
     return os.path.join(user_data_dir("provost"), "web-games")
 
 
-def _check_can_listen(host: str, port: int) -> None:
-    """A port in use or an address not of this machine is a usage error, said before anything starts."""
+def _listen(host: str, port: int):
+    """The socket the server will serve on, bound now: a port in use or an address not of this
+    machine is a usage error, said before anything starts, and with ``--port 0`` the port the
+    system chose is the one printed."""
     import socket
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind(infos[0][4])
+        sock = socket.socket(infos[0][0], socket.SOCK_STREAM)
     except OSError as e:
         raise UsageError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(infos[0][4])
+    except OSError as e:
+        sock.close()
+        raise UsageError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) from None
+    return sock
+
+
+def _url(host: str, port: int) -> str:
+    """The address to open: this machine for a wildcard host, an IPv6 address in brackets."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    return "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
+
+
+def serve_forever(app, sock) -> None:
+    """Serve APP on SOCK until Ctrl-C: the command then ends as interrupted (exit 130, README).
+    uvicorn stops on the signal and returns as if it had ended by itself."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
+    if not server.started:
+        raise UsageError("the server did not start (its messages above say why)")
+    if server.should_exit:          # (set by the signal handler)
+        raise KeyboardInterrupt
 
 
 def _check_save_dir(save_dir: str) -> None:
@@ -137,13 +164,12 @@ def _check_save_dir(save_dir: str) -> None:
 
 
 def run_serve(args) -> int:
-    try:
-        import uvicorn
+    try:        # the web extra (uvicorn, Starlette), asked for before any work
+        import uvicorn  # noqa: F401
 
-        from provost.tools.web.app import create_app
+        import provost.tools.web.app  # noqa: F401
     except ImportError as e:
         raise UsageError("provost serve needs the web extra: pip install 'provost[web]' (%s)" % e) from None
-    from provost.tools.web.table import Table, TableError
 
     if args.variant and not args.ruleset:
         raise UsageError("--variant needs a RULESET")
@@ -155,7 +181,17 @@ def run_serve(args) -> int:
         problem = players_out_of_range(rs, args.players) if args.players is not None else None
         if problem:
             raise UsageError(problem)
-    _check_can_listen(args.host, args.port)
+    sock = _listen(args.host, args.port)
+    try:
+        return _serve(args, sock)
+    finally:
+        sock.close()
+
+
+def _serve(args, sock) -> int:
+    from provost.tools.web.app import create_app
+    from provost.tools.web.table import Table, TableError
+
     offered = _offered(args.ruleset)
     save_dir = args.saves or default_save_dir()
     _check_save_dir(save_dir)
@@ -184,8 +220,9 @@ def run_serve(args) -> int:
     defaults = {"ruleset": offered[0]["ruleset"] if args.ruleset else None, "variant": args.variant,
                 "players": args.players, "seed": None if started is not None else args.seed, "agents": args.agents}
     app = create_app(offered, defaults, save_dir, replay, started)
-    url = "http://%s:%d/" % (args.host if args.host not in ("0.0.0.0", "::") else "127.0.0.1", args.port)
-    print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (url, save_dir), file=sys.stderr)
+    url = _url(args.host, sock.getsockname()[1])
+    print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (printable(url), printable(save_dir)),
+          file=sys.stderr)
     if started is not None:
         seats = [(l["seat"], l["url"]) for l in started.links()]     # (bots only: every seat's, to watch)
         for i, link in seats:
@@ -196,7 +233,7 @@ def run_serve(args) -> int:
             url = url.rstrip("/") + seats[0][1]
     if not args.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(url)).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve_forever(app, sock)
     return 0
 
 
