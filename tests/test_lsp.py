@@ -292,6 +292,24 @@ def test_shutdown_then_exit_ends_the_server_with_0():
             server.stdout.close()
 
 
+
+@pytest.mark.parametrize("talk, code, said", [
+    (b'Content-Length: 5\r\n\r\n{"a":', 0, "provost lsp: Unable to handle message: JSONDecodeError"),
+    (b"Content-Length: 99999999999\r\n\r\n{}", 1, "a message of 99999999999 bytes"),
+    (b"Content-Length: " + b"9" * 5000 + b"\r\n\r\n", 1, "a header line longer than 4096 bytes"),
+    (b"x" * 100_000, 1, "a header line longer than 4096 bytes"),
+])
+def test_input_that_is_not_lsp_is_one_line_on_stderr_never_a_traceback(talk, code, said):
+    """A body that is not JSON is logged in one line and the server goes on; a Content-Length or a
+    header line beyond the limits ends it with exit 1 (it was a MemoryError, an internal error)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp"], input=talk, capture_output=True,
+                          timeout=60)
+    err = done.stderr.decode()
+    assert done.returncode == code and said in err, err
+    assert "Traceback" not in err and "internal error" not in err
+
 def test_a_rename_never_edits_the_shipped_games(tmp_path):
     """From a variant of the shipped Caylus, renaming a name Caylus uses would edit the installed
     game: refused, with the reason, and no edit."""

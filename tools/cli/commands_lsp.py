@@ -13,4 +13,4 @@ def run_lsp(args: argparse.Namespace) -> int:
         if e.name and e.name.split(".")[0] in ("pygls", "lsprotocol"):
             raise UsageError("provost lsp needs pygls: pip install 'provost[lsp]'") from None
         raise
-    return main()
+    return main(debug=getattr(args, "debug", False))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import os
 import re
 import sys
@@ -21,6 +22,8 @@ from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
+
+from provost.dsl.diagnostics import printable
 
 from . import analysis as A
 
@@ -338,6 +341,65 @@ def exit_(ls, params=None):
     _end_process(0 if getattr(ls.protocol, "_shutdown", True) else 1)
 
 
-def main() -> int:
-    server.start_io()
+MAX_HEADER_LINE = 4096
+"""Bytes in one header line (``Content-Length: N``): a line without end is not read for ever, and
+N stays short enough to be a number at all."""
+MAX_MESSAGE = 64 << 20
+"""Bytes in one message: a rule file is at most 1 MB, its text escaped in JSON a few times that."""
+
+
+class BoundedInput:
+    """The server's input as pygls reads it, refusing a header line or a message beyond the limits
+    (a bogus ``Content-Length`` had pygls allocate that much: a MemoryError).  What is refused ends
+    the input; ``problem`` says why."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.problem: str | None = None
+
+    def readline(self) -> bytes:
+        line = self._stream.readline(MAX_HEADER_LINE + 1)
+        if len(line) > MAX_HEADER_LINE:
+            return self._refuse("a header line longer than %d bytes" % MAX_HEADER_LINE)
+        return line
+
+    def read(self, n: int) -> bytes:
+        if n > MAX_MESSAGE:
+            return self._refuse("a message of %d bytes (at most %d)" % (n, MAX_MESSAGE))
+        return self._stream.read(n)
+
+    def _refuse(self, what: str) -> bytes:
+        self.problem = what
+        return b""
+
+
+class _OneLine(logging.Formatter):
+    """pygls's log records as one escaped line each: a message it cannot read logs its exception,
+    which must not print a Python traceback (``--debug`` shows them)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text += ": %s: %s" % (type(exc).__name__, exc)
+        return "provost lsp: " + printable(text)
+
+
+def _log_to_stderr(debug: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    if not debug:
+        handler.setFormatter(_OneLine())
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.propagate = False
+
+
+def main(debug: bool = False) -> int:
+    _log_to_stderr(debug)
+    stdin = BoundedInput(sys.stdin.buffer)
+    server.start_io(stdin=stdin)
+    if stdin.problem:       # not a client speaking LSP: say so, and end as for any bad input
+        print("provost lsp: error: %s: not a language server message; stopped" % stdin.problem, file=sys.stderr)
+        _end_process(1)
     _end_process(0)     # the editor closed our input
