@@ -137,6 +137,28 @@ def test_the_command_checks_writes_and_reports(tmp_path, capsys):
     assert code == 0
 
 
+
+def test_a_file_named_is_laid_out_whatever_its_suffix_but_an_ir_document(tmp_path, capsys):
+    """`fmt FILE` as `check FILE`: a rule file under another name is laid out (it was passed over:
+    "0 files reformatted", exit 0); a file that is no rule file is a syntax error; an IR document
+    is left alone with a note.  In a folder, only the .rules files are looked at."""
+    named = tmp_path / "mine.txt"
+    named.write_text('variant   x "X"   extends caylus:\n  description "d"\n')
+    code, out, err = run_cli(capsys, "fmt", str(named))
+    assert code == 0 and "reformatted %s" % named in out
+    assert named.read_text() == 'variant x "X" extends caylus:\n    description "d"\n'
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"type": "header"}\n')
+    code, out, err = run_cli(capsys, "fmt", "--check", str(log))
+    assert code == 1 and "%s:1:1: error: unexpected '{'" % log in err
+    ir = tmp_path / "game.json"
+    ir.write_text('{"provost_ir": 1,   "decls": []}')
+    code, out, err = run_cli(capsys, "fmt", str(ir))
+    assert code == 0 and "note: %s is an IR document (data): fmt lays out rule files only" % ir in err
+    assert ir.read_text() == '{"provost_ir": 1,   "decls": []}'
+    code, out, err = run_cli(capsys, "fmt", "--check", str(tmp_path))       # mine.txt and game.jsonl: not looked at
+    assert code == 0 and "0 files would be reformatted" in err and "note" not in err
+
 def test_diff_previews_the_change_as_a_patch_and_writes_nothing(tmp_path, capsys):
     import shutil
     import subprocess

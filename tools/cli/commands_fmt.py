@@ -1,7 +1,8 @@
 """`provost fmt [PATH...] [--check] [--diff]`: rule files in the canonical layout (provost.dsl.fmt).
 
 Folders (the current one when no PATH is given) are searched for ``.rules`` files (IR documents
-are data and are left alone).  Without ``--check`` or ``--diff`` every file whose layout differs is
+are data and are left alone); a file named on the command line is a rule file whatever its suffix,
+but a ``.json``, ``.yaml`` or ``.yml`` file, which a note says is left alone.  Without ``--check`` or ``--diff`` every file whose layout differs is
 rewritten in place (through a temporary file renamed over it); with ``--check`` nothing is written,
 each such file is listed and the exit code is 1; ``--diff`` writes nothing either and prints the
 changes as a unified diff on stdout (a patch: the file names go to stderr), as black and ruff do.  A file that cannot be formatted safely is
@@ -25,6 +26,7 @@ from provost.tools.cli import collect_files
 
 
 _BOM = b"\xef\xbb\xbf"
+IR_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 def _as_written(path: str, new: str) -> tuple[str, bytes]:
@@ -56,13 +58,31 @@ def _write(path: str, text: str, prefix: bytes = b"") -> None:
         raise
 
 
+def _rule_files(files: list[str], named: list[str]) -> list[str]:
+    """The files to lay out: the ``.rules`` files found in folders, and each file named on the
+    command line whatever its suffix (as `check` reads it), but an IR document, which is data:
+    a note says it is left alone, where it was silently passed over."""
+    named_files = {p for p in named if not os.path.isdir(p)}
+    out = []
+    for path in files:
+        if path.lower().endswith(".rules"):
+            out.append(path)
+        elif path in named_files:
+            if path.lower().endswith(IR_SUFFIXES):
+                print("provost: note: %s is an IR document (data): fmt lays out rule files only" % printable(path),
+                      file=sys.stderr)
+            else:
+                out.append(path)
+    return out
+
+
 def run_fmt(args: argparse.Namespace) -> int:
     files, problems = collect_files(args.paths)
     failed = bool(problems)
     for d in problems:
         print(render_text(d), file=sys.stderr)
     changed = 0
-    for path in (f for f in files if f.lower().endswith(".rules")):
+    for path in _rule_files(files, args.paths):
         text, diags = read_source(path)
         if text is None:
             for d in diags:
