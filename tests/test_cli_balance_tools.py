@@ -257,3 +257,27 @@ def test_html_and_markdown_outputs_escape_what_they_write(ys3_log, tmp_path, cap
     t = Table.from_log(str(evil))
     page = TestClient(create_app([], {}, None, replay=t)).get("/game/%s/%s" % (t.gid, t.host)).text
     assert "<img" not in page and "\x1b" not in page and "&lt;img src=x onerror=alert(1)&gt;\\x1b" in page
+
+
+@pytest.mark.parametrize("argv, label, total", [
+    (["sim", "caylus", "--games", "3", "--seed", "1"], "sim", 3),
+    (["sweep", "caylus", "--set", "start_money=5,6", "--games", "2"], "sweep", 4),
+    (["rate", "caylus", "--agents", "random,greedy", "--games", "3"], "rate", 3),
+])
+@pytest.mark.parametrize("tty", [True, False])
+def test_long_runs_show_a_progress_bar_on_a_terminal_only(capsys, monkeypatch, argv, label, total, tty):
+    """DESIGN.md section 6: a bar counting the games when stderr is a terminal, for sweep and rate
+    as for sim (they drew none), and nothing in a pipe."""
+    if label == "rate":
+        pytest.importorskip("openskill")
+    from provost.tools.cli import progress
+    from provost.tools.sim import runner
+
+    monkeypatch.setattr(runner, "stderr_is_tty", lambda: tty)
+    bars = []
+    ended = progress.ProgressBar.__exit__
+    monkeypatch.setattr(progress.ProgressBar, "__exit__",
+                        lambda self, *exc: (bars.append((self.shown, self.done, self.total)), ended(self, *exc))[1])
+    code, out, err = run_cli(capsys, *argv, "--format", "json")
+    assert code == 0 and json.loads(out)["ok"], err
+    assert bars == [(tty, total, total)]

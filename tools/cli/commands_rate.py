@@ -18,6 +18,7 @@ import sys
 
 from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import check_seed_span, failure_object
+from provost.tools.cli.progress import ProgressBar
 
 
 def _games_failed(n: int) -> str:
@@ -61,13 +62,17 @@ def run_rate(args: argparse.Namespace) -> int:
 
     records: dict[tuple[int, int], dict] = {}
 
+    bar = ProgressBar("rate", sum(count for _, _, count in plan))
+
     def on_result(spec_index: int, batch: list) -> None:
         for record in batch:
             records[(spec_index, record["game"])] = record
+        bar.advance(len(batch))
 
     tasks = ((k, start, n) for k, (_, _, count) in enumerate(plan)
              for (_, start, n) in make_tasks([specs[k]], count, args.jobs))
-    make_backend("local", args.jobs).run(specs, tasks, on_result)
+    with bar:
+        make_backend("local", args.jobs).run(specs, tasks, on_result)
 
     ratings = Ratings(pool)
     errors = []

@@ -51,6 +51,7 @@ import time
 from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import check_seed_span
 from provost.tools.cli.failures import cannot_write, check_writable, failure_object, write_text
+from provost.tools.cli.progress import ProgressBar
 
 STOP_AFTER_ENV = "PROVOST_SIM_STOP_AFTER"
 """Testing hook: behave as if Ctrl-C was pressed once this many games have been received."""
@@ -91,19 +92,6 @@ def _compare_spec(args, other: str, players: int | None, check_invariants: bool 
     if not is_bare_name(other) or shipped_game(other) is not None:
         return _spec_for(other, None, players, args.agents, args.seed, check_invariants)
     return _spec_for(args.ruleset, other, players, args.agents, args.seed, check_invariants)
-
-
-def _progress(total: int):
-    """A rich progress bar on stderr when stderr is a terminal, else None."""
-    from provost.tools.sim.runner import stderr_is_tty
-
-    if not stderr_is_tty():
-        return None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    return Progress(TextColumn("[bold]sim"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
 
 
 def check_outputs(args: argparse.Namespace) -> str | None:
@@ -162,32 +150,24 @@ def run_sim(args: argparse.Namespace) -> int:
     backend = make_backend(backend_name, jobs, address)
     stop_after = int(os.environ.get(STOP_AFTER_ENV) or 0)
     total = args.games * len(specs)
-    received = [0]
-    progress = _progress(total)
-    bar = progress.add_task("sim", total=total) if progress else None
+    bar = ProgressBar("sim", total)
 
     def on_result(k: int, records: list) -> None:
         for r in records:
             aggs[k].add(r)
-        received[0] += len(records)
-        if progress is not None:
-            progress.update(bar, advance=len(records))
-        if stop_after and received[0] >= stop_after:
+        bar.advance(len(records))
+        if stop_after and bar.done >= stop_after:
             raise KeyboardInterrupt
 
     interrupted = False
     t0 = time.perf_counter()
     try:
-        if progress is not None:
-            progress.start()
-        backend.run(specs, tasks, on_result)
+        with bar:
+            backend.run(specs, tasks, on_result)
     except KeyboardInterrupt:
         interrupted = True
     except RayUnavailable as e:
         raise UsageError(str(e)) from None
-    finally:
-        if progress is not None:
-            progress.stop()
     wall = time.perf_counter() - t0
 
     reports = [a.to_dict() for a in aggs]

@@ -21,6 +21,7 @@ import sys
 
 from provost.dsl.diagnostics import RulesError, UsageError, printable
 from provost.tools.cli.failures import check_seed_span, failure_object, write_text
+from provost.tools.cli.progress import ProgressBar
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -45,12 +46,15 @@ def run_sweep(args: argparse.Namespace) -> int:
         specs.append(dataclasses.replace(base, rules=rules))
 
     records: list[dict[int, dict]] = [{} for _ in specs]
+    bar = ProgressBar("sweep", args.games * len(specs))
 
     def on_result(spec_index: int, batch: list) -> None:
         for record in batch:
             records[spec_index][record["game"]] = record
+        bar.advance(len(batch))
 
-    make_backend("local", args.jobs).run(specs, make_tasks(specs, args.games, args.jobs), on_result)
+    with bar:
+        make_backend("local", args.jobs).run(specs, make_tasks(specs, args.games, args.jobs), on_result)
     report = analyse(grid, records)
     title = "%s (%d players)" % (base.label, base.players)
     if args.plot:
