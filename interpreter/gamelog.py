@@ -392,11 +392,16 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
             raise _Diverged(line, "unknown line type %s (expected 'decision' or 'result')" % json.dumps(kind),
                             "R002")
     if not result_seen:
-        raise _Diverged(line + 1, "the log ends without a result line after %d decisions (truncated or abandoned)%s"
-                        % (report.decisions, "; the game is not finished" if not game.finished else ""), "R002")
+        raise _Diverged(line + 1, "the log ends without a result line after %s (truncated or abandoned)%s"
+                        % (_decisions(report.decisions), "; the game is not finished" if not game.finished else ""),
+                        "R002")
     report.ok = True
-    report.message = "replayed %d decisions of %s%s with %d players, seed %d: identical result%s" % (
-        report.decisions, rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
+    report.message = "replayed %s of %s%s with %d players, seed %d: identical result%s" % (
+        _decisions(report.decisions), rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
+
+
+def _decisions(n: int) -> str:
+    return "%d decision%s" % (n, "" if n == 1 else "s")
 
 
 _DECISION_FIELDS = ("type", "n", "player", "option", "round", "phase")
@@ -435,8 +440,8 @@ def _replay_decision(game, rec: dict, line: int, IllegalOption) -> None:
 
 def _check_result(game, rec: dict, line: int) -> None:
     if not game.finished:
-        raise _Diverged(line, "the log's result comes after %d decisions, but the game is not finished (%s is to "
-                        "decide: %s)" % (game.s.decisions, game.current_player(), game.prompt()))
+        raise _Diverged(line, "the log's result comes after %s, but the game is not finished (%s is to "
+                        "decide: %s)" % (_decisions(game.s.decisions), game.current_player(), game.prompt()))
     want = result_record(game)
     for key in ("scores", "neutral_scores", "winners", "rounds", "decisions"):
         if key not in rec:

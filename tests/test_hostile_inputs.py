@@ -141,3 +141,11 @@ def test_a_chain_within_the_limit_plays(tmp_path, capsys):
     path.write_text(_chain("effects", 100))
     code, out, err = run(capsys, "play", str(path), "--seed", "1", "--no-log", "--format", "json")
     assert code == 0, out + err
+
+
+def test_a_log_cut_after_one_decision_says_one_decision(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "caylus", "--players", "3", "--seed", "1", "--log", str(log))[0] == 0
+    log.write_text("".join(log.read_text().splitlines(keepends=True)[:2]))
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and "g.jsonl:3:1: error: the log ends without a result line after 1 decision (truncated" in out
