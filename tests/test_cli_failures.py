@@ -42,6 +42,19 @@ def test_an_unwritable_output_is_a_usage_error(capsys, tmp_path, argv):
     assert "No such file or directory" in err or "Is a directory" in err
 
 
+
+@pytest.mark.parametrize("argv", [
+    ["graph", "caylus", "-o", ""],                       # wrote the graph on stdout
+    ["rulebook", "caylus", "-o", ""],
+    ["play", "caylus", "--log", ""],                     # wrote the log to the default place
+    ["sim", "caylus", "--games", "1", "--report", ""],   # wrote no report
+    ["view", "game.jsonl", "-o", ""],
+    ["serve", "--saves", ""],
+])
+def test_an_empty_output_name_is_a_usage_error_not_none_given(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and "expected a file name, got ''" in err
+
 def test_an_unwritable_plot_is_refused_before_the_games(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     code, out, err = run(capsys, "sim", "caylus", "--games", "1000", "--plot", str(tmp_path / "no" / "x.png"),

@@ -73,6 +73,14 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _output(text: str) -> str:
+    """A file or folder to write: an empty name would be taken for none given (graph -o '' wrote on
+    stdout, play --log '' to the default place, sim --report '' nothing)."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got ''")
+    return text
+
+
 def _agent_list(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",")]
     if not all(names):
@@ -144,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the game's seed (default: one drawn from the operating system, and reported)")
     p.add_argument("--agents", type=_agent_list, metavar="a,b,...", help="one agent per seat, e.g. greedy,random")
     log = p.add_mutually_exclusive_group()
-    log.add_argument("--log", metavar="FILE", help="write the JSON Lines game log here (default: a new file in "
+    log.add_argument("--log", type=_output, metavar="FILE", help="write the JSON Lines game log here (default: a new file in "
                      "the user's data folder, provost/logs, named at the end)")
     log.add_argument("--no-log", action="store_true", help="play without writing a game log")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -169,8 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--compare", metavar="X", help="also play X (a variant of RULESET, a shipped game or any rule file) "
                    "on the same seeds and report the differences, paired by seed")
-    p.add_argument("--plot", metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
-    p.add_argument("--report", metavar="FILE.html",
+    p.add_argument("--plot", type=_output, metavar="FILE.png", help="draw score distributions and win rates (needs matplotlib)")
+    p.add_argument("--report", type=_output, metavar="FILE.html",
                    help="write one page for a designer: question, settings, findings, plots, tables")
     p.add_argument("--question", metavar="TEXT", help="the question the --report page answers")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes, or Ray")
@@ -201,8 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="J")
     p.add_argument("--seed", type=_seed, default=0, metavar="S")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--plot", metavar="FILE.png", help="one panel per metric: differences with intervals")
-    p.add_argument("--report", metavar="FILE.html", help="write the sweep as one HTML page")
+    p.add_argument("--plot", type=_output, metavar="FILE.png", help="one panel per metric: differences with intervals")
+    p.add_argument("--report", type=_output, metavar="FILE.html", help="write the sweep as one HTML page")
     p.add_argument("--question", metavar="TEXT", help="the question the --report page answers")
     p.set_defaults(func=_dispatch("sweep", "provost.tools.cli.commands_sweep", "run_sweep"))
 
@@ -216,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--temperature", type=_positive_float, default=1.0, metavar="T",
                    help="greedy's option values (points) become targets softmax(value / T) (default 1; "
                         "lower aims harder at greedy's best option)")
-    p.add_argument("-o", "--output", metavar="FILE", help="where to write the weights (default: the user's data dir)")
+    p.add_argument("-o", "--output", type=_output, metavar="FILE", help="where to write the weights (default: the user's data dir)")
     p.set_defaults(func=_dispatch("train", "provost.tools.cli.commands_train", "run_train"))
 
     p = sub.add_parser("soak", parents=[common], help="play seeded bot games with the rules' invariants checked",
@@ -245,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("graph", parents=[common], help="draw the road or dependency graph as DOT")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--kind", choices=("road", "deps"), default="road")
-    p.add_argument("-o", "--output", metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
+    p.add_argument("-o", "--output", type=_output, metavar="FILE", help="output file (.dot, or .svg/.png with a renderer)")
     p.set_defaults(func=_dispatch("graph", "provost.tools.cli.commands_graph", "run_graph"))
 
     p = sub.add_parser("export", parents=[common], help="print a ruleset's IR as JSON or YAML")
@@ -273,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", metavar="NAME", action=_Variants, help=VARIANT_HELP)
     p.add_argument("--players", type=_positive_int, metavar="N", help="the rules for N players")
     p.add_argument("--format", choices=("md", "html"), default="md")
-    p.add_argument("-o", "--output", metavar="FILE")
+    p.add_argument("-o", "--output", type=_output, metavar="FILE")
     p.set_defaults(func=_dispatch("rulebook", "provost.tools.cli.commands_rulebook", "run_rulebook"))
 
     p = sub.add_parser("fmt", parents=[common], help="rewrite rule files in the canonical layout (or --check)")
@@ -296,13 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=_port, default=8000, metavar="P")
     p.add_argument("--replay", metavar="LOG", help="step through this game log")
-    p.add_argument("--saves", metavar="DIR", help="where games in progress are saved (default: the user's data folder)")
+    p.add_argument("--saves", type=_output, metavar="DIR", help="where games in progress are saved (default: the user's data folder)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.set_defaults(func=_dispatch("serve", "provost.tools.cli.commands_web", "run_serve"))
 
     p = sub.add_parser("view", parents=[common], help="write a game log as one self-contained HTML replay")
     p.add_argument("log", metavar="LOG")
-    p.add_argument("-o", "--output", metavar="FILE", required=True)
+    p.add_argument("-o", "--output", type=_output, metavar="FILE", required=True)
     p.set_defaults(func=_dispatch("view", "provost.tools.cli.commands_web", "run_view"))
 
     p = sub.add_parser("variants", parents=[common], help="list shipped rulesets and their variants")
