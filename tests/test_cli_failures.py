@@ -74,6 +74,28 @@ def test_a_full_stdout_is_a_clean_error():
     assert "Traceback" not in p.stderr and "internal error" not in p.stderr
 
 
+
+def _closed(fd):
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("argv", [["play", "caylus", "--seed", "1", "--no-log"],
+                                  ["play", "caylus", "--seed", "1", "--no-log", "--format", "json"]])
+def test_a_closed_stdout_is_a_clean_error(argv):
+    """`provost ... >&-`: stdout is None in Python; it was an internal AttributeError, with a
+    traceback in JSON mode."""
+    p = subprocess.run([sys.executable, "-m", "provost.tools.cli", *argv], cwd=ROOT, preexec_fn=_closed(1),
+                       stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 2 and "provost: error: cannot write the standard output: the stream is closed" in p.stderr
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr
+
+
+def test_a_closed_stderr_keeps_messages_off_stdout():
+    p = subprocess.run([sys.executable, "-m", "provost.tools.cli", "play", "nope", "--format", "json"], cwd=ROOT,
+                       preexec_fn=_closed(2), stdout=subprocess.PIPE, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 2 and json.loads(p.stdout)["error"]["kind"] == "usage"
+
 # ------------------------------------------------------------------ one JSON object, also on failure
 def _one_failure(out: str, code: int, kind: str) -> dict:
     d = json.loads(out)       # exactly one object: json.loads refuses trailing data

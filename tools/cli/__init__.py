@@ -12,7 +12,9 @@ module is not part of this build reports that instead of crashing.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import json
 import os
 import sys
@@ -552,6 +554,23 @@ def _tolerate_unencodable_output() -> None:
             pass
 
 
+class _ClosedStream(io.TextIOBase):
+    """Where a stream the caller closed (``provost ... >&-``: None in Python) was: writing fails
+    as on a full disk (``cannot write the standard output``, exit 2), never an AttributeError."""
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "the stream is closed (%s)" % os.strerror(errno.EBADF))
+
+
+def _replace_closed_streams() -> None:
+    """A closed stdout fails the first write (the JSON object or report it was for); on a closed
+    stderr, messages for people are dropped (``print(..., file=None)`` would put them on stdout)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+
+
 def _silence_stdout() -> None:
     """After a broken pipe, point stdout at /dev/null so the exit-time flush stays quiet."""
     try:
@@ -648,6 +667,7 @@ def _refuse_writing_an_input(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (argparse usage errors give 2)."""
+    _replace_closed_streams()
     _tolerate_unencodable_output()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
