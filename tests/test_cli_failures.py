@@ -96,6 +96,17 @@ def test_a_closed_stderr_keeps_messages_off_stdout():
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert p.returncode == 2 and json.loads(p.stdout)["error"]["kind"] == "usage"
 
+
+@pytest.mark.parametrize("argv, code, said", [
+    (["play", "caylus", "--agents", "human", "--no-log"], 2, "the input ended after 0 decisions"),
+    (["lsp"], 0, ""),
+])
+def test_a_closed_stdin_is_an_empty_one(argv, code, said):
+    p = subprocess.run([sys.executable, "-m", "provost.tools.cli", *argv], cwd=ROOT, preexec_fn=_closed(0),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == code and said in p.stderr and "internal error" not in p.stderr, p.stderr
+
 # ------------------------------------------------------------------ one JSON object, also on failure
 def _one_failure(out: str, code: int, kind: str) -> dict:
     d = json.loads(out)       # exactly one object: json.loads refuses trailing data

@@ -564,7 +564,10 @@ class _ClosedStream(io.TextIOBase):
 
 def _replace_closed_streams() -> None:
     """A closed stdout fails the first write (the JSON object or report it was for); on a closed
-    stderr, messages for people are dropped (``print(..., file=None)`` would put them on stdout)."""
+    stderr, messages for people are dropped (``print(..., file=None)`` would put them on stdout);
+    a closed stdin is an empty one (a human seat's input ends, the language server stops)."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
     if sys.stdout is None:
         sys.stdout = _ClosedStream()
     if sys.stderr is None:
