@@ -266,7 +266,7 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
         diags += more
         if more:
             return None, diags
-        problem = not_a_mapping(path, text, doc) or _control_in_strings(path, doc)
+        problem = not_a_mapping(path, text, doc) or _control_in_strings(path, doc, text)
         if problem is not None:
             return None, diags + [problem]
         from .schema import validate_ir
@@ -298,19 +298,22 @@ def parse_file(path: str) -> tuple[dict | None, list[Diagnostic]]:
     return ir, diags
 
 
-def _control_in_strings(path: str, doc) -> Diagnostic | None:
-    """P007 for an IR document whose strings hold a control character (JSON's \\u001b), as for rule text."""
-    stack = [(doc, None)]
+def _control_in_strings(path: str, doc, text: str) -> Diagnostic | None:
+    """P007 for an IR document whose strings hold a control character (JSON's \\u001b), as for rule
+    text: at the first such string (or key) in the document, where the document has it (its
+    declarations' ``pos`` are lines of the rule file they came from, not of this file)."""
+    stack = [(doc, ())]
     while stack:
-        x, pos = stack.pop()
+        x, where = stack.pop()
         if isinstance(x, dict):
-            here = x.get("pos") if isinstance(x.get("pos"), list) and len(x["pos"]) >= 2 else pos
-            stack.extend((v, here) for v in x.values())
-            stack.extend((k, here) for k in x)
+            for k, v in reversed(list(x.items())):       # (popped in the document's order)
+                stack += [(v, where + (k,)), (k, where + (k,))]
         elif isinstance(x, list):
-            stack.extend((v, pos) for v in x)
+            stack += [(v, where + (i,)) for i, v in reversed(list(enumerate(x)))]
         elif isinstance(x, str) and CONTROL.search(x):
-            line, col = (pos[0], pos[1]) if pos and all(isinstance(v, int) for v in pos[:2]) else (1, 1)
+            from .schema import document_positions
+            locate = document_positions(text)
+            line, col = locate(where) if locate is not None else (1, 1)
             return Diagnostic(path, line, col, "error", "P007", "control character U+%04X in a string: "
                               "rule text is plain text" % ord(CONTROL.search(x).group()))
     return None

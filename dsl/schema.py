@@ -635,7 +635,7 @@ def _ir_position(ir, path) -> tuple[int, int]:
     return best
 
 
-def _document_positions(text: str):
+def document_positions(text: str):
     """A function path -> (line, col) in a YAML/JSON document, or None if it cannot be composed."""
     try:
         import yaml
@@ -684,7 +684,7 @@ def validate_ir(ir, path: str, text: str | None) -> list[Diagnostic]:
     except RecursionError:  # only if called with the stack already nearly full
         deep = ()
 
-    locate = _document_positions(text) if text is not None else None
+    locate = document_positions(text) if text is not None else None
 
     def position(p):
         if locate is not None:

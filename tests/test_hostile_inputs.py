@@ -149,3 +149,20 @@ def test_a_log_cut_after_one_decision_says_one_decision(tmp_path, capsys):
     log.write_text("".join(log.read_text().splitlines(keepends=True)[:2]))
     code, out, err = run(capsys, "replay", str(log))
     assert code == 1 and "g.jsonl:3:1: error: the log ends without a result line after 1 decision (truncated" in out
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_control_character_in_an_ir_string_is_placed_in_the_ir_file(tmp_path, capsys, suffix):
+    """P007 in an IR document names the line of that document that holds the string: it gave the
+    declaration's `pos`, a line of the rule file the IR was exported from, with the IR file's name
+    (bidi.json:7:1 for a one-line file)."""
+    from provost.dsl.loader import dump_ir, load_ruleset
+
+    ir, _ = load_ruleset("caylus")
+    ir["decls"][5]["title"] = "x\x1b[2J"
+    path = tmp_path / ("caylus" + suffix)
+    path.write_text(dump_ir(ir, suffix[1:]))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "x\\u001b" in text or "x\\e" in text)
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 1 and "%s:%d:" % (path, line) in out and "control character U+001B in a string" in out
+    assert "\x1b" not in out + err
