@@ -166,3 +166,28 @@ def test_a_control_character_in_an_ir_string_is_placed_in_the_ir_file(tmp_path, 
     code, out, err = run(capsys, "check", str(path))
     assert code == 1 and "%s:%d:" % (path, line) in out and "control character U+001B in a string" in out
     assert "\x1b" not in out + err
+
+
+@pytest.mark.parametrize("argv", [("play", "caylus", "--seed", "1", "--log", "{d}/pipe.rules"),
+                                  ("rulebook", "caylus", "-o", "{d}/pipe.rules"),
+                                  ("graph", "caylus", "-o", "{d}/pipe.dot")])
+def test_an_output_that_is_a_pipe_nothing_reads_is_a_usage_error_not_a_hang(fifo_dir, argv):
+    import subprocess
+    import sys
+
+    os.mkfifo(fifo_dir / "pipe.dot")
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", *(a.format(d=fifo_dir) for a in argv)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "a named pipe that nothing reads" in done.stderr
+
+
+def test_an_output_pipe_that_is_read_gets_everything(fifo_dir, capsys):
+    import threading
+
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo_dir / "pipe.rules").read()), daemon=True)
+    reader.start()
+    time.sleep(0.2)
+    code, out, err = run(capsys, "rulebook", "caylus", "-o", str(fifo_dir / "pipe.rules"))
+    reader.join(30)
+    assert code == 0 and got and got[0].startswith("# Caylus")

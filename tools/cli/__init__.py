@@ -26,7 +26,7 @@ from typing import Any
 from provost.dsl.diagnostics import (Diagnostic, RulesError, UsageError, did_you_mean, one_line, printable, render_text,
                                      sort_key)
 from provost.dsl.source import is_bare_name
-from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object
+from provost.tools.cli.failures import EXIT_CODES, Interrupted, failure_object, release_pipes
 
 CHECK_SUFFIXES = (".rules", ".yaml", ".yml", ".json")
 """Files `check` picks up when given a folder."""
@@ -726,6 +726,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _internal_error(args, exc, fail)
     finally:
         sys.stdout = real_stdout
+        release_pipes()
 
 
 def _internal_error(args: argparse.Namespace, exc: Exception, fail: Callable[..., int]) -> int:

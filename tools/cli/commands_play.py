@@ -67,10 +67,12 @@ def run_play(args: argparse.Namespace) -> int:
     from provost.interpreter.agents import HumanAgent, HumanInputEnded, HumanQuit, UnknownAgent, make_agent, play_game
     from provost.interpreter.engine import Game, players_out_of_range
     from provost.interpreter.gamelog import GameLogWriter, load_rules
-    from provost.tools.cli.failures import Interrupted, cannot_write
+    from provost.tools.cli.failures import Interrupted, cannot_write, check_writable
 
     from provost.interpreter.rng import fresh_seed
 
+    if args.log:
+        check_writable(args.log)     # (a named pipe nothing reads would wait for ever)
     rs = load_rules(args.ruleset, args.variant, args.players)  # RulesError -> diagnostics, exit 1 (provost.tools.cli)
     if args.seed is None:
         args.seed = fresh_seed()   # reported at the end (never before: a seed tells every hidden card)

@@ -9,7 +9,9 @@ With ``--format json`` the CLI also prints the failure as one JSON object (``fai
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Sequence
 
 from provost.dsl.diagnostics import Diagnostic, UsageError
@@ -56,9 +58,34 @@ def check_player_count(rs, players) -> None:
         raise UsageError(problem)
 
 
+_PIPES_HELD: list[int] = []
+"""Named pipes found read: held open for writing until the command ends (``release_pipes``), so
+that their reader does not see the end of its input before the command writes there."""
+
+
+def release_pipes() -> None:
+    while _PIPES_HELD:
+        os.close(_PIPES_HELD.pop())
+
+
+def _check_pipe_read(path: str) -> None:
+    """Opening a named pipe nobody reads waits for a reader for ever: a usage error instead."""
+    try:
+        _PIPES_HELD.append(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UsageError("cannot write %s: a named pipe that nothing reads" % path) from None
+        raise cannot_write(path, exc) from None
+
+
 def check_writable(path: str) -> None:
     """Fail now, before any long work, when ``path`` cannot be written (no such folder, a folder,
-    no permission); leaves nothing behind."""
+    no permission, a named pipe nothing reads); leaves nothing behind."""
+    try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            return _check_pipe_read(path)
+    except OSError:
+        pass                # (not there yet, or not to be looked at: open says why below)
     existed = os.path.lexists(path)
     try:
         with open(path, "a", encoding="utf-8"):
