@@ -75,6 +75,23 @@ def test_a_full_stdout_is_a_clean_error():
 
 
 
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_a_usage_error_whose_json_cannot_be_written_is_still_exit_2(closed):
+    """The JSON object of a command line argparse refused, on a full or closed stdout: exit 2 and
+    one line saying why, where it was a traceback and exit 1."""
+    if not closed and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    argv = [sys.executable, "-m", "provost.tools.cli", "play", "caylus", "--format", "json", "--players", "0"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if closed:
+        p = subprocess.run(argv, cwd=ROOT, preexec_fn=_closed(1), stderr=subprocess.PIPE, text=True, env=env)
+    else:
+        with open("/dev/full", "w") as full:
+            p = subprocess.run(argv, cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True, env=env)
+    assert p.returncode == 2 and "provost: error: cannot write the standard output" in p.stderr
+    assert "Traceback" not in p.stderr
+
 def _closed(fd):
     return lambda: os.close(fd)
 

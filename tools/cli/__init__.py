@@ -678,7 +678,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except _BadArguments as exc:
         if _json_requested(argv):
-            print(json.dumps(failure_object("usage", str(exc))))
+            try:
+                print(json.dumps(failure_object("usage", str(exc))))
+                sys.stdout.flush()
+            except OSError as out:       # a full disk, a closed stdout: the exit code still says it
+                _silence_stdout()
+                if not isinstance(out, BrokenPipeError):
+                    print("provost: error: cannot write the standard output: %s" % (out.strerror or out),
+                          file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help (0)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
