@@ -148,6 +148,18 @@ def test_graphviz_renders_when_installed(tmp_path, capsys, monkeypatch):
     assert Path(str(target) + ".format").read_text().strip() == "-Tsvg"
 
 
+def test_graphviz_failing_is_exit_2_with_what_it_said(tmp_path, capsys, monkeypatch):
+    """The renderer broke, not the rules: not exit 1, which says the input has errors."""
+    fake = tmp_path / "bin" / "dot"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho 'Error: out of \033[31mmemory' >&2\nexit 3\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", str(fake.parent) + os.pathsep + os.environ.get("PATH", ""))
+    code, out, err = run(capsys, "caylus", "-o", str(tmp_path / "road.png"))
+    assert code == 2
+    assert "Graphviz failed to render" in err and "out of \\x1b[31mmemory" in err and "\x1b" not in err
+
+
 def test_matplotlib_renders_without_graphviz(tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
     import shutil

@@ -253,7 +253,7 @@ def test_plot_writes_a_png(capsys, tmp_path):
 def test_plot_without_matplotlib_is_a_clear_usage_error(capsys, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
     code, out, err = run(capsys, "sim", "caylus", "--games", "1", "--plot", str(tmp_path / "x.png"))
-    assert code == 2 and "--plot needs matplotlib: pip install matplotlib" in err and out == ""
+    assert code == 2 and '--plot needs matplotlib: pip install "provost[plot]" (or matplotlib)' in err and out == ""
 
 
 @pytest.mark.parametrize("command", [["sim", "caylus"], ["sweep", "caylus", "--set", "start_money=4,5"]])

@@ -85,10 +85,11 @@ def render(g, dot: str, output: str, fmt: str) -> int:
     if exe:
         done = subprocess.run([exe, "-T" + fmt, "-o", output], input=dot.encode("utf-8"), capture_output=True)
         if done.returncode != 0:
+            # The renderer broke, not the rules: exit 2, as for any failure that is not the input's.
             print("provost: error: Graphviz failed to render %s: %s"
                   % (printable(output), printable(done.stderr.decode(errors="replace").strip())),
                   file=sys.stderr)
-            return 1
+            return 2
         return 0
     if importlib.util.find_spec("matplotlib") is not None:
         try:

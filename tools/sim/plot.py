@@ -1,6 +1,6 @@
 """``provost sim --plot FILE.png``: score distributions by seat and win rates with their intervals.
 
-matplotlib is optional (``pip install matplotlib``); ``require_matplotlib`` says so clearly
+matplotlib is optional (``pip install "provost[plot]"``); ``require_matplotlib`` says so clearly
 before any game is played.  The figure is drawn from the reports alone (their score
 distributions and Wilson intervals), so a saved ``--format json`` report can be plotted again.
 No pyplot: a bare ``Figure`` touches no global backend state.
@@ -18,7 +18,7 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise PlotUnavailable("--plot needs matplotlib: pip install matplotlib") from None
+        raise PlotUnavailable('--plot needs matplotlib: pip install "provost[plot]" (or matplotlib)') from None
 
 
 def plot_format_problem(path: str) -> str | None:
