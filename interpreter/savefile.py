@@ -12,11 +12,10 @@
    digest is compared before the rules are used.
 3. ``check_state`` -- the state against the compiled rules: every counter, zone and piece the
    rules declare and nothing else, with the shapes the rules give them (a zone's lists of cards,
-   each made of numbers and names the rules write; each seat's pieces with exactly the values
-   the rules deal it), numbers within the engine's MAX_NUMBER, seats in range, workers and
-   waiting effects on places of the rules, frames that point at nodes of the program and nest no
-   deeper than rules do, the game's own flow as the first frame, and the bindings the frames use
-   and no others.
+   each seat's pieces with exactly the values the rules deal it), numbers within the engine's
+   MAX_NUMBER, seats in range, workers and waiting effects on places of the rules, frames that
+   point at nodes of the program and nest no deeper than rules do, the game's own flow as the
+   first frame, and the bindings the frames use and no others.
 4. ``probe`` -- every option of the pending decision applied to a copy, whose state must pass
    ``check_state`` in turn: a state damaged in a way the checks above cannot see (a choice in
    progress whose values are not the rules') fails here, as a damaged save, instead of in the
@@ -230,7 +229,8 @@ def check_state(state: dict, prog) -> None:
         v = state["zones"][name]
         for p, part in (enumerate(v) if z["scope"] == "player" else [(None, v)]):
             _check_zone("state.zones.%s" % name + ("" if p is None else ".%d" % p), part, z, prog)
-    _same_names("state.orders", state["orders"], prog.orders)
+    # The engine keeps a turn order whether or not the rules declare one (Game._init_state).
+    _same_names("state.orders", state["orders"], {**prog.orders, "turn_order": None})
     for where in state["occ"]:
         if where not in state["tiles"] and _unknown_name(where, _names(prog), prog) is not None:
             raise damaged("state.occ: no space or tile called %r" % where)
@@ -348,24 +348,19 @@ def _check_zone(where: str, v, z: dict, prog) -> None:
         lists = [("%s.%s" % (where, k), v[k]) for k in keys]
     else:
         lists = [(where, v)]
-    names = _names(prog)
+    # The cards themselves are not held to the names the rules write: rules can make strings
+    # (`put blue + red, pile` puts "bluered"), and a save of what the engine did always resumes.
     for at, cards in lists:
         if type(cards) is not list or not all(_is_card(c) for c in cards):
             raise damaged("%s: expected a list of cards" % at)
-        for card in cards:
-            if type(card) is int or (type(card) is str and card in names):
-                continue
-            unknown = _unknown_name(card, names, prog)
-            if unknown is not None:
-                raise damaged("%s: %r is no name of these rules" % (at, unknown))
 
 
 _NAMES: dict = {}
 
 
 def _names(prog) -> frozenset:
-    """Every name the rules write (each string in their IR): a card is made of such names, or of
-    numbers, since the rules have no way to make up a string."""
+    """Every name the rules write (each string in their IR): the places workers stand on and
+    waiting effects wait for are among them (a card need not be: rules can join strings)."""
     key = prog.rs.digest
     names = _NAMES.get(key)
     if names is None:
@@ -386,21 +381,13 @@ def _names(prog) -> frozenset:
     return names
 
 
-def _unknown_name(card, names, prog):
-    """The first string in ``card`` that is no name of the rules, else None.  The engine names
-    the second tile of a kind on the board ``KIND_2`` (and so on): those are names too."""
-    t = type(card)
-    if t is str:
-        if card in names:
-            return None
-        kind, _, k = card.rpartition("_")
-        return None if k.isdigit() and (kind in prog.buildings or kind in prog.spaces) else card
-    if t is list:
-        for x in card:
-            unknown = _unknown_name(x, names, prog)
-            if unknown is not None:
-                return unknown
-    return None
+def _unknown_name(where, names, prog):
+    """``where`` if it is no name of the rules, else None.  The engine names the second tile of
+    a kind on the board ``KIND_2`` (and so on): those are names too."""
+    if where in names:
+        return None
+    kind, _, k = where.rpartition("_")
+    return None if k.isdigit() and (kind in prog.buildings or kind in prog.spaces) else where
 
 
 def _check_pieces_conserved(pieces: list, prog, humans: int, n: int) -> None:
