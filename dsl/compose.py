@@ -238,7 +238,7 @@ def compose(ruleset: str, variant, players: int | None):
     """The ruleset named on a command line, with its player-count rules and variants.
 
     Returns ``(Ruleset or None, diagnostics)``; unknown names raise as ``resolve_path`` does."""
-    from .loader import (_find_base, _resolve, _root_file_of, _unreadable, parse_file,
+    from .loader import (_find_base, _resolve, _root_file_of, _unreadable, missing_with, parse_file,
                          positions_file, resolve_path)
 
     base_path = resolve_path(ruleset)
@@ -278,7 +278,9 @@ def compose(ruleset: str, variant, players: int | None):
         out = []
         for name in head.get("with") or []:
             other = _find_base(name, path)
-            for f in chain_of(other) if other else []:
+            if other is None:           # as loading the file on its own says it
+                return out + [missing_with(name, head, path, where)]
+            for f in chain_of(other):
                 out += apply_file(f)
         out += apply_composed(rs, head, path, where, [root] + chain_of(path)[:-1])
         rs.chain.append(where)

@@ -882,6 +882,13 @@ def _base_names(path: str, unlike: str = "") -> list[str]:
     return sorted(names - {unlike})
 
 
+def missing_with(name: str, head: dict, path: str, where: str) -> Diagnostic:
+    """L002 for a variant named after ``with`` in PATH's head that is nowhere to be found."""
+    pos = head["pos"]
+    return Diagnostic(where, pos[0], pos[1], "error", "L002", "cannot find the variant '%s' named after 'with'%s"
+                      % (name, did_you_mean(str(name), _base_names(path, str(name)))))
+
+
 def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> list[Diagnostic]:
     """``extends BASE with NAME``: apply variant NAME's own changes (not its bases') to ``rs``.
 
@@ -897,8 +904,7 @@ def _apply_with(rs: Ruleset, name: str, head: dict, path: str, where: str) -> li
     if problem:
         return error("L002", problem)
     if other is None:
-        return error("L002", "cannot find the variant '%s' named after 'with'%s"
-                     % (name, did_you_mean(str(name), _base_names(path, str(name)))))
+        return [missing_with(name, head, path, where)]
     ir, diags = parse_file(other)
     if ir is None or any(d.severity == "error" for d in diags):
         return diags or error("L002", "cannot read the variant '%s'" % name)

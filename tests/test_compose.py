@@ -171,6 +171,23 @@ def test_a_variant_file_of_another_game_or_a_game_file_is_not_applied(tmp_path, 
 
 
 
+def test_a_variant_file_given_with_a_with_variant_that_is_nowhere_is_refused_as_check_says(tmp_path, capsys):
+    # Once: --variant FILE played FILE without the variant its 'with' names, when none was found.
+    combo = tmp_path / "caylus.combo.rules"
+    combo.write_text('variant combo "Combo" extends caylus with nothing_such:\n'
+                     '    replace let start_money = {1: 7, 2: 7}\n')
+    message = "%s:1:1: error: cannot find the variant 'nothing_such' named after 'with'" % combo
+    assert main(["check", str(combo)]) == 1
+    assert message in capsys.readouterr()[0]
+    for argv in (["caylus", "--variant", str(combo)], [str(combo)], ["caylus", "--variant", "two_players+" + str(combo)]):
+        code, out, err = main(["play", *argv, "--seed", "1", "--no-log"]), *capsys.readouterr()
+        assert code == 1 and message in err, (argv, err)
+    # Named after 'with' and found: its changes are applied, as when the file is loaded on its own.
+    combo.write_text('variant combo "Combo" extends caylus with simplified_favor:\n'
+                     '    replace let start_money = {1: 7, 2: 7}\n')
+    assert load_checked("caylus", str(combo)).digest == load_checked(str(combo)).digest
+
+
 def test_a_variant_file_with_players_replays_and_resumes(tmp_path, capsys):
     # Once 'the rules changed since the game was played' (R003) and E002 for unchanged rules: the
     # log and the save name the variant file, not the 2-player rules --players 2 put under it.
