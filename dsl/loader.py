@@ -550,6 +550,11 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
     # Other counts the game's variants give rules for (Ys for 2 and 3): say so, or the message
     # would tell a user that 4 is the only count.
     others = [n for n in counted if not lo <= n <= hi]
+    if players in others and rs.source_path and _is_ir_file(rs.source_path):
+        # An IR document holds the rules of one count: the others are variant files beside the
+        # game's rule file, which a document does not bring along.
+        return "%s is for %s, not %d: an IR document holds the rules of the count it was exported for " \
+            "(provost export %s --players %d)" % (title, _count_range(lo, hi), players, rs.name, players)
     more = (" (and for %s players with their own rules: players=N, --players N)" % ", ".join(map(str, others))
             if others else "")
     return "%s is for %s, not %d%s" % (title, _count_range(lo, hi), players, more)

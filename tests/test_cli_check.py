@@ -126,6 +126,21 @@ def test_an_exported_ir_file_names_the_rule_file_its_positions_are_in(tmp_path, 
     assert {d["path"] for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {str(exported)}
 
 
+def test_an_exported_ir_file_asked_for_another_player_count_says_how_to_export_it(tmp_path, capsys):
+    # Once: 'ys is for 4 players, not 2 (and for 2, 3 players with their own rules: ... --players N)',
+    # said to a user who had given --players 2: the count's rules are a file a document lacks.
+    exported = tmp_path / "ys.yaml"
+    assert main(["export", "ys", "--format", "yaml"]) == 0
+    exported.write_text(capsys.readouterr().out)
+    assert main(["play", str(exported), "--players", "2", "--seed", "1", "--no-log"]) == 2
+    assert "ys is for 4 players, not 2: an IR document holds the rules of the count it was exported for " \
+           "(provost export ys --players 2)" in capsys.readouterr().err
+    two = tmp_path / "ys2.yaml"
+    assert main(["export", "ys", "--players", "2", "--format", "yaml"]) == 0
+    two.write_text(capsys.readouterr().out)
+    assert main(["play", str(two), "--players", "2", "--seed", "1", "--no-log"]) == 0
+
+
 def test_an_error_in_the_ir_document_itself_names_the_ir_file(tmp_path, capsys):
     assert main(["export", "caylus"]) == 0
     text = capsys.readouterr().out.replace('"kind": "game"', '"kind": "gaem"', 1)
