@@ -811,3 +811,92 @@ def test_the_spectators_link_shows_what_every_seat_sees_and_nothing_more(offered
     r = c.post(watch + "/move", json={"option": "pass", "n": state["decisions"]})
     assert r.status_code == 409
     assert c.get(watch + "/why", params={"option": "pass"}).status_code == 409
+
+
+@pytest.mark.parametrize("secret", ["%C3%A9t%C3%A9", "%EF%BF%BD", "%FF%FE", "caf%C3%A9" * 6])
+def test_a_link_with_any_characters_in_its_token_or_key_is_refused_not_a_crash(offered, tmp_path, secret):
+    """A token or key that is not ASCII (a link typed with an accent, bytes that are no UTF-8)
+    was compared with ``compare_digest``, which raises on such strings: a 500 instead of a 403."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    gid = g["gid"]
+    for method, path in (("GET", "/t/%s/%s"), ("GET", "/api/t/%s/%s"), ("GET", "/api/t/%s/%s/why?option=pass"),
+                         ("GET", "/api/t/%s/%s/log"), ("POST", "/api/t/%s/%s/advance"), ("GET", "/game/%s/%s")):
+        r = c.request(method, path % (gid, secret))
+        assert r.status_code == 403, (path, r.text)
+        assert "link" in r.json()["error"]
+    r = c.post("/api/t/%s/%s/move" % (gid, secret), json={"option": "pass"})
+    assert r.status_code == 403 and "token" in r.json()["error"]
+    assert c.get(api(g["seats"][0]["url"])).status_code == 200      # the right token still opens its seat
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"tokens": [1, 2, 3]}, "tokens"), ({"tokens": "abc"}, "tokens"), ({"tokens": ["a"]}, "tokens"),
+    ({"tokens": ["a", "a", "a"]}, "tokens"), ({"agents": "human"}, "agents"), ({"agents": [1, 2, 3]}, "agents"),
+    ({"agents": ["human", "human", "mcts"]}, "agents"), ({"decisions": [1]}, "decisions"),
+    ({"decisions": "pass"}, "decisions"), ({"players": "3"}, "players"), ({"replay": "yes"}, "replay"),
+    ({"watch": 5}, "watch"), ({"host": ["k"]}, "host"), ({"variant": 5}, "variant"),
+    ({"gid": "another"}, "not of"), ({"gid": None}, "not of"),
+])
+def test_a_damaged_save_is_refused_with_a_reason(offered, tmp_path, change, words):
+    """A save is untrusted: one whose tokens are not strings was a 500 on every request, one with
+    fewer tokens than seats a 500 on the page of the seats' links, and one whose id is not its
+    file's name was served as that other game.  Each is refused (410) saying what is wrong."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "human", "random"])
+    save = json.loads((tmp_path / (g["gid"] + ".json")).read_text(encoding="utf-8"))
+    damaged = {**save, "gid": "damaged", **change}
+    (tmp_path / "damaged.json").write_text(json.dumps(damaged), encoding="utf-8")
+    fresh = client(offered, tmp_path)          # a server started on that folder
+    token = save["tokens"][0]
+    for path in ("/api/t/damaged/%s" % token, "/game/damaged/%s" % save["host"], "/t/damaged/%s" % token):
+        r = fresh.get(path)
+        assert r.status_code == 410, (path, r.text)
+        assert "damaged" in r.json()["error"] and words in r.json()["error"], r.json()
+    # and the game it was copied from is untouched, under its own id
+    assert fresh.get(api(g["seats"][1]["url"])).json()["gid"] == g["gid"]
+
+
+@pytest.mark.parametrize("text", ["{", "[]", "\ufeff\ufeff", "{\"gid\": \"damaged\"}"])
+def test_a_save_that_is_no_table_is_refused_with_a_reason(offered, tmp_path, text):
+    (tmp_path / "damaged.json").write_text(text, encoding="utf-8")
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    c = client(offered, tmp_path)
+    for gid in ("damaged", "binary"):
+        r = c.get("/api/t/%s/token" % gid)
+        assert r.status_code == 410 and "damaged" in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize("agents", [None, [], ["greedy"], ["greedy"] * 6])
+def test_a_replay_offers_every_seat_whatever_agents_its_log_names(offered, tmp_path, agents):
+    """A log need not name its agents (``provost replay`` takes it): its replay offered no seat to
+    watch, or only the seats named; a log naming more agents than seats made the new-game page a 500."""
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
+    from provost.interpreter.gamelog import GameLogWriter
+    from provost.tools.web.table import Table
+
+    log = tmp_path / "g.jsonl"
+    game = Game.new("caylus", players=3, seed=4)
+    with GameLogWriter(str(log), game, ["random"] * 3, {"ruleset": "caylus", "variant": None}) as w:
+        play_game(game, [make_agent("random", 4, i) for i in range(3)], log=w)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    if agents is None:
+        del header["agents"]
+    else:
+        header["agents"] = agents
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    t = Table.from_log(str(log), str(tmp_path))
+    c = TestClient(create_app(offered, {}, str(tmp_path), replay=t), raise_server_exceptions=False)
+    info = c.get("/api/rulesets")
+    assert info.status_code == 200, info.text
+    links = info.json()["replay_links"]
+    assert [link["seat"] for link in links] == [0, 1, 2]
+    for link in links:
+        state = c.get(api(link["url"])).json()
+        assert state["replay"] and state["finished"] and len(state["log"]) == game.s.decisions
+    assert c.get(t.watch_link()).status_code == 200
+    # and the replay resumes after a restart
+    again = client(offered, tmp_path).get(api(links[2]["url"]))
+    assert again.status_code == 200 and again.json()["seat"] == 2

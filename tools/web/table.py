@@ -36,6 +36,44 @@ def _digests(rs) -> tuple | None:
     return (rs.digest, rs.digest_without_positions()) if rs.names_user_files() else None
 
 
+def same_secret(known: str, given: str) -> bool:
+    """Whether ``given`` is the secret ``known``, in constant time; any text may be given (a link
+    typed with an accent: ``compare_digest`` refuses non-ASCII strings, but not their bytes)."""
+    return secrets.compare_digest(known.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
+def _save_problem(d, gid: str) -> str | None:
+    """What is wrong with the shape of table save ``d`` (of the file ``gid``.json), if anything:
+    a save is untrusted, and one another hand wrote must be refused with a reason, not answered
+    with a crash (a token that is no string) nor served as another game (its id not its name's)."""
+    def strings(x, n=None):
+        return isinstance(x, list) and all(isinstance(v, str) for v in x) and (n is None or len(x) == n)
+
+    if not isinstance(d, dict):
+        return "expected a JSON object, got %s" % type(d).__name__
+    if d.get("gid") != gid:
+        return "it is the save of game %r, not of %r (its file's name)" % (d.get("gid"), gid)
+    players = d.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+        return "players: expected a number of players, not %r" % (players,)
+    if not isinstance(d.get("replay", False), bool):
+        return "replay: expected true or false"
+    if not strings(d.get("agents"), players) or not (d.get("replay") or all(a == "human" or a in BOT_AGENTS
+                                                                             for a in d["agents"])):
+        return "agents: expected %s per seat (%d)" % ("a name" if d.get("replay") else
+                                                      "one of human, %s" % ", ".join(BOT_AGENTS), players)
+    if not strings(d.get("tokens"), players) or len(set(d["tokens"])) != players or "" in d["tokens"]:
+        return "tokens: expected a different link token per seat (%d)" % players
+    if not strings(d.get("decisions")):
+        return "decisions: expected a list of option ids"
+    for key in ("host", "watch"):
+        if key in d and not isinstance(d[key], str):
+            return "%s: expected a key (a string)" % key
+    if d.get("variant") is not None and not isinstance(d["variant"], str):
+        return "variant: expected a variant's name or rule file"
+    return None
+
+
 class TableError(Exception):
     """A request the table refuses; ``status`` is the HTTP status to answer with."""
 
@@ -161,9 +199,12 @@ class Table:
         records = [rec for _, rec in _records(path)]
         header = records[0]
         src = header.get("source") or {}
+        n = header["players"]
+        # One agent per seat, whatever the log holds (a log need not name them): every seat is watched.
+        agents = (list(header.get("agents") or []) + ["unknown"] * n)[:n]
         t = cls(secrets.token_urlsafe(8), src.get("ruleset") or header["ruleset"],
-                src.get("variant", header.get("variant")), header["players"], header["seed"],
-                list(header.get("agents") or []), [secrets.token_urlsafe(16) for _ in range(header["players"])],
+                src.get("variant", header.get("variant")), n, header["seed"],
+                agents, [secrets.token_urlsafe(16) for _ in range(n)],
                 replay=True, save_dir=save_dir)
         t._play_through([rec["option"] for rec in records if rec.get("type") == "decision"])
         t.digests = _digests(t.game.rs)
@@ -172,8 +213,14 @@ class Table:
 
     @classmethod
     def load(cls, path: str, save_dir: str | None = None) -> "Table":
-        with open(path, encoding="utf-8") as f:
-            d = json.load(f)
+        try:
+            with open(path, "rb") as f:
+                d = json.loads(f.read().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            raise TableError(410, "it is damaged: it is not JSON (%s)" % e) from None
+        problem = _save_problem(d, os.path.splitext(os.path.basename(path))[0])
+        if problem:
+            raise TableError(410, "it is damaged: %s" % problem)
         if isinstance(d.get("variant"), str):      # (as a game's save: a variant path must be a rule file)
             from provost.interpreter.savefile import refuse_variant_files
             refuse_variant_files(d["variant"], path, "E004", "E003")
@@ -241,9 +288,9 @@ class Table:
     def seat_of(self, token: str) -> int:
         """The seat a link's token opens; the spectators' link opens ``spectator``."""
         for i, t in enumerate(self.tokens):
-            if secrets.compare_digest(t, token):
+            if same_secret(t, token):
                 return i
-        if secrets.compare_digest(self.watch, token):
+        if same_secret(self.watch, token):
             return self.spectator
         raise TableError(403, "this link's token is not a seat of this game (stale or mistyped link)")
 
@@ -257,7 +304,7 @@ class Table:
         return "/t/%s/%s" % (self.gid, self.watch)
 
     def check_host(self, key: str) -> None:
-        if not secrets.compare_digest(self.host, key):
+        if not same_secret(self.host, key):
             raise TableError(403, "this is not the link to this game's seats (the page that set the game up has it)")
 
     def links(self) -> list[dict]:
