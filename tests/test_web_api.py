@@ -900,3 +900,22 @@ def test_a_replay_offers_every_seat_whatever_agents_its_log_names(offered, tmp_p
     # and the replay resumes after a restart
     again = client(offered, tmp_path).get(api(links[2]["url"]))
     assert again.status_code == 200 and again.json()["seat"] == 2
+
+
+@pytest.mark.parametrize("text", ['{"option": "\\ud800", "n": %d}', '{"option": "place:\\udfff"}',
+                                  '{"option": "pass", "x": ["\\ud83d"]}'])
+def test_half_a_character_in_a_body_is_a_400_not_a_500(offered, tmp_path, text):
+    """JSON may escape a lone surrogate ("\\ud800"): the option quoted in the refusal could not be
+    sent as UTF-8, and the answer was a bare "Internal Server Error" (500)."""
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+    url = api(g["seats"][0]["url"])
+    n = _my_turn(c, url)["decisions"]
+    body = (text % n if "%d" in text else text).encode("ascii")
+    r = c.post(url + "/move", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "surrogate" in r.json()["error"], r.text
+    for field in ('"ruleset": "\\ud800"', '"ruleset": "ys", "agents": ["human", "\\udc00"]',
+                  '"ruleset": "caylus", "variant": "\\ud800"'):
+        r = c.post("/api/games", content=("{%s}" % field).encode("ascii"), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "surrogate" in r.json()["error"], r.text
+    assert c.get(url).json()["decisions"] == n          # nothing was played

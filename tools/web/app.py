@@ -72,7 +72,8 @@ def _is_number(text: str, digits: int) -> bool:
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    # (a message quoting half a character could not be sent as UTF-8: the answer would be a 500)
+    return JSONResponse({"error": message.encode("utf-8", "backslashreplace").decode("utf-8")}, status_code=status)
 
 
 def _diagnostics_message(exc, paths=()) -> str:
@@ -114,6 +115,10 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             raise TableError(400, "the request body is not JSON") from None
         if not isinstance(data, dict):
             raise TableError(400, "the request body must be a JSON object")
+        try:        # JSON may escape half a character ("\ud800"): no text, and no answer could quote it
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise TableError(400, "the request body holds a lone surrogate (\\ud800-\\udfff), which is no character") from None
         return data
 
     def guarded(handler):
