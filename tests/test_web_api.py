@@ -919,3 +919,27 @@ def test_half_a_character_in_a_body_is_a_400_not_a_500(offered, tmp_path, text):
         r = c.post("/api/games", content=("{%s}" % field).encode("ascii"), headers={"content-type": "application/json"})
         assert r.status_code == 400 and "surrogate" in r.json()["error"], r.text
     assert c.get(url).json()["decisions"] == n          # nothing was played
+
+
+def test_what_the_console_prints_of_a_request_has_its_control_characters_escaped(offered, tmp_path, monkeypatch, caplog):
+    """An internal error's line on the console quotes the request's path, and its traceback the
+    exception's message: a path holding an escape sequence could clear or rewrite the terminal."""
+    import logging
+
+    from provost.tools.web.table import Table
+
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 3, ["human", "random"])
+
+    def fails(self, token):
+        raise RuntimeError("token " + token)
+    monkeypatch.setattr(Table, "seat_of", fails)
+    with caplog.at_level("ERROR", logger="provost.web"):
+        r = c.get("/api/t/%s/%%1b[2J%%1b]0;owned%%07%%E2%%80%%AE" % g["gid"])
+    assert r.status_code == 500
+    (record,) = [rec for rec in caplog.records if rec.name == "provost.web"]
+    printed = logging.Formatter().format(record)
+    assert "\\x1b[2J\\x1b]0;owned\\x07\\u202e" in printed.splitlines()[0]
+    assert "RuntimeError: token \\x1b[2J" in printed
+    assert not any(ch in printed for ch in "\x1b\x07\u202e")
+    assert printed.count("\n") >= 2                # the traceback keeps its lines

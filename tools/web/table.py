@@ -26,6 +26,23 @@ BOT_AGENTS = ("random", "greedy")
 #: Where the server tells the rules' author what a seat is not told (a rule's failure in full).
 console = logging.getLogger("provost.web")
 
+
+class _ControlsEscaped(logging.Filter):
+    """What the console prints may quote a request (its path, an option) or a save: any control
+    character in it, traceback included, is written as an escape (``\\x1b``), lines kept, so that
+    nothing sent to the server can rewrite its terminal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from provost.dsl.diagnostics import CONTROL
+        escape = lambda text: CONTROL.sub(lambda m: ascii(m.group())[1:-1], text)   # noqa: E731
+        record.msg, record.args = escape(record.getMessage()), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = escape(logging.Formatter().formatException(record.exc_info))
+        return True
+
+
+console.addFilter(_ControlsEscaped())
+
 #: The codes of a rule failing while playing: their messages hold the values the rule met (the
 #: card under the deck's top, another seat's bid), which no seat may be shown.
 PLAY_FAILURES = ("E100", "E101")
