@@ -943,3 +943,23 @@ def test_what_the_console_prints_of_a_request_has_its_control_characters_escaped
     assert "RuntimeError: token \\x1b[2J" in printed
     assert not any(ch in printed for ch in "\x1b\x07\u202e")
     assert printed.count("\n") >= 2                # the traceback keeps its lines
+
+
+@pytest.mark.parametrize("ruleset,players", [("caylus", 3), ("ys", 4)])
+def test_bots_go_on_after_a_restart_as_they_would_have(offered, tmp_path, ruleset, players):
+    """Same seed, same game: a bot draws from its own seeded generator, which a restarted server
+    made anew, so from the first bot move after a restart the game went another way."""
+    agents = ["random", "greedy", "random", "greedy"][:players]
+
+    def bots_play(restart_at=None):
+        c = client(offered, tmp_path / ("restarted" if restart_at else "straight"))
+        url = api(new_game(c, ruleset, players, agents, seed=5)["seats"][0]["url"])
+        for moves in range(1, 120):
+            state = c.post(url + "/advance").json()
+            if moves == restart_at:
+                c = client(offered, tmp_path / "restarted")      # a new server on the same saves
+        return state["log"]
+
+    straight, restarted = bots_play(), bots_play(restart_at=40)
+    assert len(straight) == len(restarted) > 40
+    assert [line["option"] for line in restarted] == [line["option"] for line in straight]

@@ -277,6 +277,11 @@ class Table:
 
         self.game = Game.new(self._rules(), players=self.players, seed=self.seed)
         for opt in options:
+            p = self.game.current_player()
+            if not self.replay and p is not None and self.is_bot(p):
+                # A bot draws from its own seeded generator: asked again at each of its past
+                # decisions, it is where it was, and a resumed game goes on as it would have.
+                self._bot(p).choose(self.game, p)
             self._apply(opt)
 
     # ------------------------------------------------------------ saving
