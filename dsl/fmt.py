@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from .source import follow_indent, indent_width
+from .diagnostics import Diagnostic
+from .source import checked_text, follow_indent, indent_width
 
 INDENT = "    "
 TOKEN = re.compile(r'''
@@ -90,6 +91,16 @@ def _format_code(tokens: list[tuple[str, str, str]]) -> str:
 
 def _width(leading: str) -> int:
     return indent_width(leading)
+
+
+def refusals(text: str, path: str) -> list[Diagnostic]:
+    """Why a rule file's TEXT is not laid out at all (none: it may be): it is no rule text the
+    checker reads (too large, binary, a control character such as a lone carriage return) or it
+    does not parse.  `provost fmt` and the language server's formatting ask the same."""
+    from .parser import parse_text
+
+    text, problems = checked_text(path, text)
+    return problems if text is None else parse_text(text, path)[1]
 
 
 def format_text(text: str) -> str:

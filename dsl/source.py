@@ -150,6 +150,11 @@ def read_source(path: str | os.PathLike[str]) -> tuple[str | None, list[Diagnost
     return _checked_text(name, data)
 
 
+def checked_text(name: str, text: str) -> tuple[str | None, list[Diagnostic]]:
+    """An editor's buffer as `read_source` reads a file: the same limits and refusals."""
+    return _checked_text(name, text.encode("utf-8", "surrogatepass"))
+
+
 def _checked_text(name: str, data: bytes) -> tuple[str | None, list[Diagnostic]]:
     """File bytes as rule text: BOM dropped, UTF-8, no NUL, not empty, no control character."""
     if len(data) > MAX_BYTES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -677,5 +678,38 @@ def test_a_request_about_a_document_not_open_is_answered_from_its_file(files):
             refs = await s.ask(s.client.text_document_references_async(T.ReferenceParams(
                 text_document=gone, position=T.Position(0, 0), context=T.ReferenceContext(include_declaration=True))))
             assert not refs
+
+    asyncio.run(session())
+
+
+def test_formatting_leaves_alone_what_provost_fmt_refuses(files, tmp_path):
+    """A buffer with lone carriage returns (old Mac line ends) was formatted as one line whose edit
+    ended at the editor's line 1, which counts every CR as a line end: the rest of the document
+    stayed after the formatted copy.  As `provost fmt` (P007 there), such a buffer, and one that
+    does not parse, is left as it is; a clean one is still laid out."""
+    base, variant = files
+    vtext = variant.read_text()
+    cases = {"cr.rules": ("# More money.\n" + vtext).replace("\n", "\r"),      # (a comment: read as one line)
+             "broken.rules": vtext.replace(", 10", ",10") + "    let = \n"}
+
+    async def session():
+        async with Session() as s:
+            for name, text in cases.items():
+                path = tmp_path / name
+                path.write_text(text, newline="")
+                uri = s.open(path, text)
+                await s.wait(uri)
+                edits = await s.ask(s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                    text_document=T.TextDocumentIdentifier(uri=uri),
+                    options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+                assert not edits, name
+                fmt = subprocess.run([sys.executable, "-m", "provost.tools.cli", "fmt", "--check", str(path)],
+                                     capture_output=True, text=True, timeout=60)
+                assert fmt.returncode == 1 and "error" in fmt.stderr, name
+            messy = s.open(tmp_path / "messy.rules", vtext.replace(", 10", ",10"))
+            edits = await s.ask(s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=messy),
+                options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+            assert [e.new_text for e in edits] == [vtext]
 
     asyncio.run(session())

@@ -19,8 +19,7 @@ import sys
 import tempfile
 
 from provost.dsl.diagnostics import printable, render_text
-from provost.dsl.fmt import Unformattable, format_text
-from provost.dsl.parser import parse_text
+from provost.dsl.fmt import Unformattable, format_text, refusals
 from provost.dsl.source import read_source
 from provost.tools.cli import collect_files
 
@@ -89,7 +88,7 @@ def run_fmt(args: argparse.Namespace) -> int:
                 print(render_text(d), file=sys.stderr)
             failed = True
             continue
-        _, syntax = parse_text(text, path)
+        syntax = refusals(text, path)
         if syntax:
             # Not a rule file the grammar reads: the positioned diagnostics `check` gives.
             for d in syntax:

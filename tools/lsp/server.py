@@ -305,10 +305,13 @@ def document_symbol(ls, params: T.DocumentSymbolParams):
 
 @server.feature(T.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls, params: T.DocumentFormattingParams):
-    """The whole document in `provost fmt`'s layout (one edit), or nothing when it is already."""
-    from provost.dsl.fmt import Unformattable, format_text
-    text = _texts().get(_path(params.text_document.uri))
-    if text is None:
+    """The whole document in `provost fmt`'s layout (one edit), or nothing when it is already;
+    a document `provost fmt` refuses (it does not parse, or holds a control character: a lone
+    carriage return, which the editor counts as a line end and the layout does not) is left as it is."""
+    from provost.dsl.fmt import Unformattable, format_text, refusals
+    path = _path(params.text_document.uri)
+    text = _texts().get(path)
+    if text is None or refusals(text, path):
         return None
     try:
         new = format_text(text)
