@@ -49,6 +49,7 @@ The catalogue also records the symbol vocabularies an observation encoder needs
 from __future__ import annotations
 
 import json
+import operator
 import os
 import random
 import sys
@@ -126,6 +127,13 @@ class Catalogue:
             raise ActionNotInCatalogue(option, self)
         return i
 
+    def illegal(self, action, legal: list[str], who: str) -> str:
+        """Why ACTION cannot be played by WHO now, naming the legal actions as ``index (id)``."""
+        i = as_index(action)
+        option = " (%s)" % self.actions[i] if i is not None and 0 <= i < len(self.actions) else ""
+        return "action %r%s is not legal for %s now; legal actions: %s" % (
+            action, option, who, ", ".join("%d (%s)" % (self.index_of(o), o) for o in legal))
+
     def legal_indices(self, game) -> list[int]:
         """The catalogue indexes of the legal options now (raises if one is missing)."""
         return [self.index_of(o) for o in game.legal_options()]
@@ -135,6 +143,16 @@ class Catalogue:
         if game.rs.digest != self.digest or game.s.humans != self.players:
             raise ValueError("this catalogue is for %s (digest %s, %d players), not for a game of %s (digest %s, %d players)"
                              % (self.ruleset, self.digest, self.players, game.rs.name, game.rs.digest, game.s.humans))
+
+
+def as_index(action) -> int | None:
+    """An action as a catalogue index: an integer (NumPy's too, or an array holding one integer);
+    None for anything else (1.5 is no action, not action 1)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        size, kind = getattr(action, "size", None), getattr(getattr(action, "dtype", None), "kind", None)
+        return int(action.item()) if size == 1 and kind in ("i", "u") else None
 
 
 # ------------------------------------------------------------------ cache

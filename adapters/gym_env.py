@@ -37,7 +37,7 @@ from provost.interpreter.agents import make_agent
 from provost.interpreter.engine import Game
 from provost.interpreter.rewards import REWARD_KINDS, final_info, final_rewards
 
-from .catalogue import DEFAULT_GAMES, catalogue_for
+from .catalogue import DEFAULT_GAMES, as_index, catalogue_for
 from .encoding import ObservationEncoder
 from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
@@ -108,12 +108,12 @@ class ProvostEnv(PicklesAsSave, gymnasium.Env):
         if g.finished or self._illegal:
             raise RuntimeError("the episode is over: call reset()")
         legal = g.legal_options()
-        option = self.catalogue.action_of(int(action)) if 0 <= int(action) < len(self.catalogue) else None
+        i = as_index(action)
+        option = self.catalogue.actions[i] if i is not None and 0 <= i < len(self.catalogue) else None
         if option not in legal:
             # As PettingZoo's TerminateIllegalWrapper: the episode ends, lost, and says why.
             info = self._info()
-            info["illegal_action"] = "action %r is not legal now; legal actions: %s" % (
-                int(action), ", ".join("%d (%s)" % (self.catalogue.index_of(o), o) for o in legal))
+            info["illegal_action"] = self.catalogue.illegal(action, legal, "seat %d" % self.seat)
             self._illegal = True
             return self._observation(), ILLEGAL_REWARD, True, False, info
         g.apply(option)

@@ -52,6 +52,7 @@ GameType, and why:
   OpenSpiel's default for perfect-information games, with the full history.
   No information-state tensor: a fixed-size tensor cannot hold a whole history.
 - Actions are indexes into the ruleset's action catalogue (``provost.adapters.catalogue``).
+  An illegal one raises ``ValueError`` naming the legal ones as ``index (id)``; the state is unchanged.
 - ``max_game_length`` is ``MAX_GAME_LENGTH`` decisions; a game still running
   then ends there, ranked by the scores at that moment (no shipped ruleset
   comes near it).
@@ -68,7 +69,7 @@ import pyspiel
 
 from provost.dsl.loader import load_checked
 from provost.interpreter.agents.mcts import hides_information
-from provost.interpreter.engine import Game
+from provost.interpreter.engine import Game, IllegalOption
 
 from .catalogue import catalogue_for
 from .encoding import ObservationEncoder, canonical_observation
@@ -235,9 +236,12 @@ class ProvostState(pyspiel.State):
                 raise ValueError("deal %r is not one of 0..%d" % (action, DEALS - 1))
             self._box.g = self.get_game().deal(action)
             return
-        option = self._catalogue.action_of(action)
         actor = g.current_player()
-        g.apply(option)               # an illegal option raises IllegalOption naming the legal ones
+        try:
+            option = self._catalogue.action_of(action)
+            g.apply(option)
+        except (IndexError, IllegalOption):      # named as the caller names actions: by index
+            raise ValueError(self._catalogue.illegal(action, g.legal_options(), "player %d" % actor)) from None
         self._decisions += 1
         if self._recall is not None:
             self._recall = _extended(self._recall, g, actor, option)

@@ -177,3 +177,19 @@ def test_a_human_opponent_is_refused_not_waited_for():
         gymnasium.make("provost/Caylus-v0", players=3, opponents="human", catalogue_games=20)
     with pytest.raises(ValueError, match="'human' is for provost play"):
         gymnasium.make("provost/Caylus-v0", players=3, opponents=["greedy", "human"], seat=0, catalogue_games=20)
+
+
+def test_an_action_that_is_no_integer_is_illegal_not_rounded():
+    """1.5 was played as action 1, and "x" raised int()'s own error: an action that is no
+    catalogue index ends the episode as any illegal one does, naming the legal ones."""
+    env = gymnasium.make("provost/Ys-v0", players=2, catalogue_games=20)
+    obs, info = env.reset(seed=5)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for action in (legal + 0.5, str(legal), None):
+        obs, info = env.reset(seed=5)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert terminated and reward == -1.0, action
+        assert info["illegal_action"].startswith("action %r is not legal" % (action,))
+        assert "%d (%s)" % (legal, env.unwrapped.catalogue.action_of(legal)) in info["illegal_action"]
+    obs, info = env.reset(seed=5)
+    assert not env.step(np.array([legal]))[2]        # an array holding one integer is that integer

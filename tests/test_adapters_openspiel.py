@@ -261,3 +261,21 @@ def test_a_variant_file_or_an_edited_copy_registers_as_its_own_game(tmp_path):
     start = next(d for d in pyspiel.load_game(other).rs.decls if d.get("name") == "start_money")
     assert "9" in repr(start)
     assert osg.register("caylus") == "python_provost_caylus"
+
+
+def test_an_illegal_action_raises_naming_the_legal_actions_and_changes_nothing():
+    """The engine's error named option ids only (and an index past the catalogue said nothing
+    of the legal ones): an OpenSpiel caller plays indexes, so the legal ones are named as
+    ``index (id)``, and the state is as it was."""
+    game = pyspiel.load_game("python_provost_ys", {"players": 3})
+    state = game.new_initial_state()
+    state.apply_action(7)
+    legal, history = state.legal_actions(), state.history()
+    for bad in (next(a for a in range(game.num_distinct_actions()) if a not in legal), game.num_distinct_actions()):
+        with pytest.raises(ValueError) as e:
+            state.apply_action(bad)
+        assert ("action %d" % bad) in str(e.value)
+        named = str(e.value).split("legal actions: ", 1)[1].split(", ")
+        assert named == ["%d (%s)" % (a, state.action_to_string(a)) for a in legal]
+        assert state.history() == history and state.legal_actions() == legal
+    state.apply_action(legal[0])

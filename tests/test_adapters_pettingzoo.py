@@ -101,6 +101,11 @@ def test_illegal_action_raises_naming_the_legal_ones():
     bad = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         e.step(bad)
+    # An action that is no integer is not rounded to one (1.5 was played as action 1).
+    legal = int(np.flatnonzero(mask)[0])
+    with pytest.raises(ValueError, match=r"action %s is not legal for %s now; legal actions: .*%d \(" % (legal + 0.5, e.agent_selection, legal)):
+        e.step(legal + 0.5)
+    assert e.game.s.decisions == 0
 
 
 def test_mask_only_for_the_agent_to_move():
