@@ -279,3 +279,21 @@ def test_an_illegal_action_raises_naming_the_legal_actions_and_changes_nothing()
         assert named == ["%d (%s)" % (a, state.action_to_string(a)) for a in legal]
         assert state.history() == history and state.legal_actions() == legal
     state.apply_action(legal[0])
+
+
+def test_the_greedy_agent_plays_through_the_game_and_beats_random():
+    """docs/ai.md: a bundled bot's option id is an OpenSpiel action through the catalogue."""
+    from provost.interpreter.agents import make_agent
+    game = pyspiel.load_game("python_provost_caylus", {"players": 2})
+    for deal in (1, 2):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        greedy, r = make_agent("greedy", seed=deal, seat=1), random.Random(deal)
+        while not state.is_terminal():
+            if state.current_player() == 1:
+                action = game.catalogue.index_of(greedy.choose(state.engine, state.current_player()))
+                assert action in state.legal_actions()
+            else:
+                action = r.choice(state.legal_actions())
+            state.apply_action(action)
+        assert state.returns() == [-1.0, 1.0]
