@@ -213,3 +213,41 @@ def test_the_greedy_agent_plays_through_the_environment_and_beats_random():
                 action = r.choice(np.flatnonzero(obs["action_mask"]).tolist())
             e.step(action)
     assert rewards == [1.0, 1.0]
+
+
+def first_legal(mask) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_the_parallel_api_through_pettingzoos_turn_based_conversion():
+    """docs/ai.md: the environment is turn-based, so not "is_parallelizable"; PettingZoo's own
+    turn_based_aec_to_parallel makes it a ParallelEnv that passes parallel_api_test (and, with
+    illegal actions punished, parallel_seed_test, which samples actions without masks), and a
+    game played through it is the AEC game."""
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    parallel_api_test(turn_based_aec_to_parallel(env("ys", players=2)), num_cycles=300)
+    parallel_seed_test(lambda: turn_based_aec_to_parallel(
+        TerminateIllegalWrapper(env("caylus1303", players=3), illegal_reward=-1)), num_cycles=50)
+
+    par = turn_based_aec_to_parallel(env("ys", players=2))
+    obs, infos = par.reset(seed=4)
+    while par.agents:
+        movers = [a for a in par.agents if obs[a]["action_mask"].any()]
+        assert len(movers) == 1                     # only the agent to move has legal actions
+        obs, rewards, terminations, truncations, infos = par.step(
+            {a: first_legal(obs[a]["action_mask"]) if a in movers else 0 for a in par.agents})
+    aec = env("ys", players=2)
+    aec.reset(seed=4)
+    final = {}
+    for agent in aec.agent_iter():
+        o, reward, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            final[agent] = reward
+            aec.step(None)
+        else:
+            aec.step(first_legal(o["action_mask"]))
+    assert rewards == final and sum(rewards.values()) == 0
+    assert infos["player_0"]["scores"] == aec.unwrapped.game.result()["scores"][:2]
