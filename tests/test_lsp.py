@@ -713,3 +713,38 @@ def test_formatting_leaves_alone_what_provost_fmt_refuses(files, tmp_path):
             assert [e.new_text for e in edits] == [vtext]
 
     asyncio.run(session())
+
+
+def test_a_request_with_parameters_out_of_the_protocol_is_answered_with_an_error():
+    """A negative position or a missing field: pygls dropped the request unanswered (an editor
+    would wait for ever) and logged a Python traceback.  It is answered with JSON-RPC's invalid
+    params, logged in one line naming the innermost error, and the server goes on."""
+    import json
+    import subprocess
+
+    def frame(obj):
+        body = json.dumps(obj).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    doc = {"uri": "untitled:Untitled-1"}
+    talk = b"".join(frame(m) for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion",
+         "params": {"textDocument": doc, "position": {"line": -1, "character": 0}}},
+        {"jsonrpc": "2.0", "id": "three", "method": "textDocument/hover", "params": {"textDocument": doc, "position": {"line": 0}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None}))
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp"], input=talk, capture_output=True, timeout=60)
+    answers, rest = {}, done.stdout
+    while rest:
+        head, _, rest = rest.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length:")[1].split(b"\r\n")[0])
+        message, rest = json.loads(rest[:length]), rest[length:]
+        answers[message.get("id")] = message
+    assert answers[2]["error"]["code"] == answers["three"]["error"]["code"] == -32602
+    assert "result" in answers[4] and done.returncode == 0
+    err = done.stderr.decode()
+    assert "Traceback" not in err and 'File "' not in err, err
+    assert "Position.line should be in range" in err and "KeyError: 'character'" in err
+    assert all(line.startswith("provost lsp: ") for line in err.splitlines()), err

@@ -21,6 +21,7 @@ import sys
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from provost.dsl.diagnostics import printable
@@ -44,7 +45,23 @@ SYMBOL_KIND = {"effect": T.SymbolKind.Function, "let": T.SymbolKind.Constant, "p
                "game": T.SymbolKind.Namespace, "variant": T.SymbolKind.Namespace, "table": T.SymbolKind.Array,
                "step": T.SymbolKind.Method, "entry": T.SymbolKind.Field}
 
-server = LanguageServer("provost", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full)
+class _AnsweringProtocol(LanguageServerProtocol):
+    """pygls reads a request whose parameters do not fit the protocol (a negative position, a
+    document that is no string) as an error, logs it and drops the request unanswered: the editor
+    would wait for the answer for ever.  It is answered with JSON-RPC's error (-32602, invalid
+    params), then dropped as before."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as e:
+            if "method" in data and type(data.get("id")) in (int, str):
+                self._send_response(data["id"], error=e.to_response_error())
+            raise
+
+
+server = LanguageServer("provost", "1", text_document_sync_kind=T.TextDocumentSyncKind.Full,
+                        protocol_cls=_AnsweringProtocol)
 _pending: dict[str, asyncio.TimerHandle] = {}
 #: For each open document, what its last check found, by file (itself, its bases, its `with`
 #: variants): a file's marks are the union of what every open document's check found in it, so
@@ -376,12 +393,26 @@ class BoundedInput:
         return b""
 
 
+_TRACEBACK = re.compile(r"\n[ |+]*(?:Exception Group )?Traceback \(most recent call last\):")
+_ERROR_LINE = re.compile(r"^[ |]*([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\w*(?::.*)?)$", re.M)
+
+
+def _without_traceback(text: str) -> str:
+    """A log message with the traceback pygls formats into some messages ("Unable to deserialize
+    message") cut off: what is left is the message and the innermost error's line."""
+    cut = _TRACEBACK.search(text)
+    if cut is None:
+        return text
+    errors = _ERROR_LINE.findall(text, cut.end())
+    return text[:cut.start()] + (": " + errors[-1].strip() if errors else "")
+
+
 class _OneLine(logging.Formatter):
     """pygls's log records as one escaped line each: a message it cannot read logs its exception,
     which must not print a Python traceback (``--debug`` shows them)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        text = record.getMessage()
+        text = _without_traceback(record.getMessage())
         exc = record.exc_info[1] if record.exc_info else None
         if exc is not None:
             text += ": %s: %s" % (type(exc).__name__, exc)
