@@ -1,6 +1,7 @@
 """Rules that used to check clean and fail only in play, now found by the checker at the line
 that causes them: a `repeat while` on names that keep their value (C804), a loop whose only way
-out is an option never offered (C806), an option taking lists of lists (T220).  Each rule is
+out is an option never offered (C806), an option taking lists of lists (T220), a worker placed with no counter
+'workers' to take it from (N103).  Each rule is
 the turn of tests/rules_failing_in_play.py's one-phase game."""
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ CASES = {
     "lists_of_lists": ("", "        choose \"Pick\":\n            option pick(x in [[[pp], [coin]]]): pay x\n"
                        "            option skip: nothing",
                        "11:30", "error", "T220", "parameter 'x' takes lists of lists"),
+    # Failed at the first worker placed with E101 "KeyError: 'workers'": the engine takes the
+    # worker from the counter named 'workers', which these rules do not declare.
+    "no_workers_counter": ("space yard:\n    slots 2\n", "        place_worker yard",
+                           "12:9", "error", "N103", "counter 'workers'"),
 }
 
 

@@ -10,7 +10,7 @@ last and run only when the checks before them found no errors (`after_clean`).
 """
 from __future__ import annotations
 
-from .calls import check_effect_calls, check_function_calls
+from .calls import check_effect_calls, check_function_calls, check_worker_counter
 from .cycles import check_written_depth, check_effect_cycles, check_let_cycles
 from .loops import check_constant_loops, check_endless_turns, check_unchanging_loops
 from .options import check_option_values
@@ -29,6 +29,7 @@ CHECKS: list = [
     check_local_names,
     check_effect_calls,
     check_function_calls,
+    check_worker_counter,
     check_amounts,
     check_arg_kinds,
     check_set_targets,

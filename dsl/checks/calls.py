@@ -145,6 +145,25 @@ def check_effect_calls(ruleset) -> list[Diagnostic]:
     return out
 
 
+def check_worker_counter(ruleset) -> list[Diagnostic]:
+    """`place_worker` takes the worker from the acting player's counter `workers`, the one counter
+    the engine reads by name: without it, per player and not kept `by` an enum, a game of rules
+    that check clean would fail at the first worker placed."""
+    m = model(ruleset)
+    sym = m.sym
+    counter = sym.counters.get("workers")
+    if counter is not None and counter.get("scope") != "global" and counter.get("by") is None:
+        return []
+    if counter is None:
+        why = "no counter 'workers' is declared; declare the workers in hand: counter workers per player start N"
+    else:
+        why = "'workers' is %s; it must be per player, without 'by'" % (
+            "a global counter" if counter.get("scope") == "global" else "kept 'by %s'" % counter.get("by"))
+    return [sym.diag(i, st, "N103", "'place_worker' takes the worker from the acting player's counter 'workers', "
+                     "but %s" % why)
+            for st, _, i in m.uses.calls if st["name"] == "place_worker" and len(st["args"]) == 1][:1]
+
+
 def check_function_calls(ruleset) -> list[Diagnostic]:
     """`fn(args)`: a library function or a let with parameters; lets are called iff they take parameters."""
     m = model(ruleset)

@@ -54,7 +54,9 @@ parameter, a `let` statement (from the next statement to the end of its block), 
 `each` variable, an option's parameter (in that option), a comprehension's variable (inside
 it).  The engine reads a name it does not know as a plain symbol, as it reads a resource's or a
 space's name: a misspelt counter in a condition (`if scor > 0:`) would be the word `scor`,
-never the counter's value, and a misspelt unit or `set` target has nothing to change.
+never the counter's value, and a misspelt unit or `set` target has nothing to change.  One
+name is read by the engine itself: `place_worker` takes the worker from the counter `workers`,
+which rules that place workers declare per player (`counter workers per player start 6`).
 
     resource pp, food
     counter provost global
