@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -116,7 +117,8 @@ def test_a_closed_stderr_keeps_messages_off_stdout():
 
 @pytest.mark.parametrize("argv, code, said", [
     (["play", "caylus", "--agents", "human", "--no-log"], 2, "the input ended after 0 decisions"),
-    (["lsp"], 0, ""),
+    pytest.param(["lsp"], 0, "", marks=pytest.mark.skipif(importlib.util.find_spec("pygls") is None,
+                                                           reason="the lsp extra (pygls) is not installed")),
 ])
 def test_a_closed_stdin_is_an_empty_one(argv, code, said):
     p = subprocess.run([sys.executable, "-m", "provost.tools.cli", *argv], cwd=ROOT, preexec_fn=_closed(0),
