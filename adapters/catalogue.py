@@ -121,6 +121,12 @@ class Catalogue:
             raise IndexError("action %r is not one of 0..%d" % (i, len(self.actions) - 1))
         return self.actions[i]
 
+    def option_at(self, action) -> str | None:
+        """The option an agent's ACTION names (an integer index, NumPy's too), or None when it
+        names none (out of the catalogue, or no integer: 1.5 is no action, not action 1)."""
+        i = as_index(action)
+        return self.actions[i] if i is not None and 0 <= i < len(self.actions) else None
+
     def index_of(self, option: str) -> int:
         i = self.index.get(option)
         if i is None:
@@ -129,10 +135,10 @@ class Catalogue:
 
     def illegal(self, action, legal: list[str], who: str) -> str:
         """Why ACTION cannot be played by WHO now, naming the legal actions as ``index (id)``."""
-        i = as_index(action)
-        option = " (%s)" % self.actions[i] if i is not None and 0 <= i < len(self.actions) else ""
+        option = self.option_at(action)
+        named = " (%s)" % option if option is not None else ""
         return "action %r%s is not legal for %s now; legal actions: %s" % (
-            action, option, who, ", ".join("%d (%s)" % (self.index_of(o), o) for o in legal))
+            action, named, who, ", ".join("%d (%s)" % (self.index_of(o), o) for o in legal))
 
     def legal_indices(self, game) -> list[int]:
         """The catalogue indexes of the legal options now (raises if one is missing)."""

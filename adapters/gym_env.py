@@ -37,7 +37,7 @@ from provost.interpreter.agents import make_agent
 from provost.interpreter.engine import Game
 from provost.interpreter.rewards import REWARD_KINDS, final_info, final_rewards
 
-from .catalogue import DEFAULT_GAMES, as_index, catalogue_for
+from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
 from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
@@ -108,8 +108,7 @@ class ProvostEnv(PicklesAsSave, gymnasium.Env):
         if g.finished or self._illegal:
             raise RuntimeError("the episode is over: call reset()")
         legal = g.legal_options()
-        i = as_index(action)
-        option = self.catalogue.actions[i] if i is not None and 0 <= i < len(self.catalogue) else None
+        option = self.catalogue.option_at(action)
         if option not in legal:
             # As PettingZoo's TerminateIllegalWrapper: the episode ends, lost, and says why.
             info = self._info()

@@ -44,7 +44,7 @@ from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
 from provost.interpreter.rng import checked_seed
 
-from .catalogue import DEFAULT_GAMES, as_index, catalogue_for
+from .catalogue import DEFAULT_GAMES, catalogue_for
 from .encoding import ObservationEncoder
 from .pickling import PicklesAsSave, rules_arguments
 from .rendering import board_image, board_text, require_pillow
@@ -135,8 +135,7 @@ class ProvostAECEnv(PicklesAsSave, AECEnv):
             return
         g = self.game
         legal = g.legal_options()
-        i = as_index(action)
-        option = self.catalogue.actions[i] if i is not None and 0 <= i < len(self.catalogue) else None
+        option = self.catalogue.option_at(action)
         if option is None or option not in legal:
             raise ValueError(self.catalogue.illegal(action, legal, agent))
         self._cumulative_rewards[agent] = 0.0

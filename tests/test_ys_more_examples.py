@@ -378,20 +378,27 @@ def test_an_area_without_brokers_discards_its_black_gem_and_its_character():
 
 # ---------------------------------------------------------------- 2 players: the neutral player's choices
 
-def _neutral_wins_neighborhood_1(port, quotation):
-    """2 players: the neutral player's '3' beats seat 0's '2' in neighborhood 1; seat 0 is second."""
+def _two_players_before_the_count(pieces, port):
+    """2 players, nothing held by anyone, only PIECES on the board, PORT the gems of neighborhood
+    1's port and no other gems or characters on offer: the count is to start."""
     g = Game.new(ys("two_players"), players=2, seed=0)
     s = g.s
     for p in range(3):
         for color in COLORS + ("black", "vp"):
             s.counters[color][p] = 0
-    s.pieces = [piece(2, 3, "n1_palace"), piece(0, 2, "n1_commerce")]
+    s.pieces = pieces
     for n in ("n1", "n2", "n3"):
         s.zones["port"][n] = []
         s.zones["character_shown"][n] = []
     s.zones["port"]["n1"] = list(port)
     set_line_gems(g, {"line2": [], "line3": []})
-    s.counters["quotation"] = list(quotation)
+    return g
+
+
+def _neutral_wins_neighborhood_1(port, quotation):
+    """2 players: the neutral player's '3' beats seat 0's '2' in neighborhood 1; seat 0 is second."""
+    g = _two_players_before_the_count([piece(2, 3, "n1_palace"), piece(0, 2, "n1_commerce")], port)
+    g.s.counters["quotation"] = list(quotation)
     g.start_phase("counting")
     return g
 
@@ -415,17 +422,8 @@ def test_two_players_neutral_takes_the_most_valuable_gems_of_the_ship(port, quot
 def test_two_players_intriguer_beats_the_neutral_player_in_a_draw():
     # "The neutral player wins all the ties in which it is involved (there is only one exception:
     # the neutral player can still be beaten by a player who owns the 'Intriguer' card)."
-    g = Game.new(ys("two_players"), players=2, seed=0)
+    g = _two_players_before_the_count([piece(0, 3, "n1_port"), piece(2, 3, "n1_port")], ["green", "red", "blue"])
     s = g.s
-    for p in range(3):
-        for color in COLORS + ("black", "vp"):
-            s.counters[color][p] = 0
-    s.pieces = [piece(0, 3, "n1_port"), piece(2, 3, "n1_port")]
-    for n in ("n1", "n2", "n3"):
-        s.zones["port"][n] = []
-        s.zones["character_shown"][n] = []
-    s.zones["port"]["n1"] = ["green", "red", "blue"]
-    set_line_gems(g, {"line2": [], "line3": []})
     s.zones["hand"][0] = ["intriguer"]
     g.start_phase("counting")
     assert g.current_player() == 0 and g.prompt() == "Play a character card?"
