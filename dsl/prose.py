@@ -300,7 +300,8 @@ class Prose:
             return ["%s per player, of values %s" % (title, ", ".join(map(str, d["values"])))]
         if kind == "game":
             lo, hi = d.get("players") or ["?", "?"]
-            return ["%s, for %s to %s players; rounds: %s" % (title, lo, hi, ", ".join(self.name(r) for r in d["rounds"]))]
+            counts = "%s players" % lo if lo == hi else "%s to %s players" % (lo, hi)     # not "4 to 4"
+            return ["%s, for %s; rounds: %s" % (title, counts, ", ".join(self.name(r) for r in d["rounds"]))]
         if kind == "table":     # every entry, so that a changed table reads entry by entry
             return ["table %s (%d entries):" % (title, len(d.get("entries", [])))] + self.entries(d.get("entries"), 1)
         if kind == "trigger":       # as the rulebook gives it: the event, then what happens

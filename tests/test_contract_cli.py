@@ -167,3 +167,9 @@ def test_check_explain_json_keys_and_a_path_beside_it_is_a_usage_error(capsys):
 def test_a_control_character_in_an_argument_is_printed_escaped(capsys):
     code, out, err = run_cli(capsys, "play", "nos\x1buch")
     assert code == 2 and "\x1b" not in err and "nos\\x1buch" in err
+
+
+def test_diff_of_two_games_says_their_player_counts_in_plain_words(capsys):
+    code, out, err = run_cli(capsys, "diff", "caylus", "ys")
+    assert code == 0
+    assert "Ys, for 4 players; rounds: " in out and "Caylus, for 3 to 5 players; rounds: " in out
