@@ -173,3 +173,14 @@ def test_diff_of_two_games_says_their_player_counts_in_plain_words(capsys):
     code, out, err = run_cli(capsys, "diff", "caylus", "ys")
     assert code == 0
     assert "Ys, for 4 players; rounds: " in out and "Caylus, for 3 to 5 players; rounds: " in out
+
+
+def test_view_writes_one_self_contained_html_page(capsys, logged, tmp_path):
+    import re
+
+    path, _ = logged
+    page = tmp_path / "game.html"
+    code, out, err = run_cli(capsys, "view", str(path), "-o", str(page))
+    html = page.read_text(encoding="utf-8")
+    assert code == 0 and html.lstrip().lower().startswith("<!doctype html")
+    assert not re.findall(r'(?:src|href)\s*=\s*"(?!#|data:)[^"]+"', html)      # nothing fetched from elsewhere
