@@ -184,3 +184,18 @@ def test_view_writes_one_self_contained_html_page(capsys, logged, tmp_path):
     html = page.read_text(encoding="utf-8")
     assert code == 0 and html.lstrip().lower().startswith("<!doctype html")
     assert not re.findall(r'(?:src|href)\s*=\s*"(?!#|data:)[^"]+"', html)      # nothing fetched from elsewhere
+
+
+def test_a_variant_file_is_logged_by_its_absolute_path_and_replays_from_any_folder(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    log = tmp_path / "brewery.jsonl"
+    code, out, err = run_cli(capsys, "play", "caylus", "--variant", "rulesets/examples/caylus.brewery.rules",
+                             "--players", "3", "--seed", "2", "--log", str(log))
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert code == 0 and header["ruleset"] == "caylus" and header["variant"] == "brewery"
+    assert header["source"] == {"ruleset": "caylus",
+                                "variant": str(ROOT / "rulesets" / "examples" / "caylus.brewery.rules")}
+    assert "ruleset_hash_without_positions" in header          # the user's file may be laid out again
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 0 and "identical result" in out
