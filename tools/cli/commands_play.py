@@ -176,9 +176,6 @@ def run_replay(args: argparse.Namespace) -> int:
             out.update(r.game.result())
         else:
             out = failure_object("input", r.message, [r.diagnostic(args.log)], out)
-            # The one JSON object is for scripts; the divergence is said to people on stderr, as
-            # every command's failure is with --format json (README, Commands).
-            print(r.diagnostic(args.log).format_text(), file=sys.stderr)
         print(json.dumps(out))
     elif r.ok:
         print("%s: ok: %s" % (printable(args.log), printable(r.message)))
