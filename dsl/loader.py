@@ -555,8 +555,10 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
         # game's rule file, which a document does not bring along.
         return "%s is for %s, not %d: an IR document holds the rules of the count it was exported for " \
             "(provost export %s --players %d)" % (title, _count_range(lo, hi), players, rs.name, players)
-    more = (" (and for %s players with their own rules: players=N, --players N)" % ", ".join(map(str, others))
-            if others else "")
+    # Rules loaded for one count cannot be played by another: the count is given when loading
+    # (load_checked or Game.new by name, players=N; --players N).
+    more = (" (and for %s players with their own rules, which load with players=N or --players N)"
+            % ", ".join(map(str, others)) if others else "")
     return "%s is for %s, not %d%s" % (title, _count_range(lo, hi), players, more)
 
 
