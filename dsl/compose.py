@@ -238,13 +238,13 @@ def compose(ruleset: str, variant, players: int | None):
     """The ruleset named on a command line, with its player-count rules and variants.
 
     Returns ``(Ruleset or None, diagnostics)``; unknown names raise as ``resolve_path`` does."""
-    from .loader import (_find_base, _resolve, _root_file_of, _unreadable, missing_with, parse_file,
+    from .loader import (_find_base, _resolve, _root_file_of, missing_with, no_game_found, parse_file,
                          positions_file, resolve_path)
 
     base_path = resolve_path(ruleset)
     root = _root_file_of(base_path)
     if root is None:
-        raise _unreadable(base_path)
+        raise no_game_found(base_path)
     files = [_variant_file(root, name, ruleset, chain_of(base_path)) for name in split_variants(variant)]
     problems = [d for f in files for d in _not_a_variant_of(f, root)]
     if problems:
@@ -302,7 +302,7 @@ def _not_a_variant_of(path: str, root: str) -> list[Diagnostic]:
     """L006 when the file given as a variant is a game, or a variant of another game: its changes
     name declarations of that game (a game's would be ignored, another game's applied to names
     that mean other things here)."""
-    from .loader import _head_of, _root_file_of
+    from .loader import _head_of, _root_file_of, no_game_found
     head = _head_of(path) or {}
     pos = head.get("pos") or [1, 1]
     game = (_head_of(root) or {}).get("name")
@@ -310,9 +310,11 @@ def _not_a_variant_of(path: str, root: str) -> list[Diagnostic]:
         msg = "'%s' is a game, not a variant: a variant of %s says 'variant NAME extends %s'" % (path, game, game)
     else:
         other = _root_file_of(path)
-        theirs = (_head_of(other) or {}).get("name") if other else None
+        if other is None:               # its own base not found: as loading the file says it
+            return no_game_found(path).diagnostics
+        theirs = (_head_of(other) or {}).get("name")
         if theirs is None or theirs == game:
-            return []                               # the same game, or a base not found (L002 says so)
+            return []                               # the same game
         msg = "variant '%s' changes the game '%s', not '%s'" % (head.get("name"), theirs, game)
     return [Diagnostic(path, pos[0], pos[1], "error", "L006", msg)]
 

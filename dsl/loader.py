@@ -636,23 +636,34 @@ def _unreadable(path: str) -> RulesError:
                                             "a ruleset file holds one 'game' or one 'variant' first")])
 
 
+def no_game_found(path: str) -> RulesError:
+    """Why ``path`` leads to no game: its read or parse errors, else the errors `check` gives for
+    its chain of bases (a cycle is L003, a base outside the folder or a name of several games L002
+    with its reason), never always "cannot find" nor L005 for a head that is there."""
+    head = _head_of(path)
+    if head is None:
+        return _unreadable(path)
+    _, diags = _resolve(path)
+    return RulesError([d for d in diags if d.severity == "error"] or [
+        Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
+                   "cannot find the base ruleset '%s'" % head.get("extends"))])
+
+
 def describe_file(path: str) -> dict:
     """What `provost variants PATH` lists: the game of a rule file (a variant file's base game)
     with its variants, in the shape of `list_shipped`'s entries; a variant file that is not among
-    them is listed last, marked ``this_file``."""
-    if _head_of(path) is None:
-        raise _unreadable(path)
+    them is listed last, marked ``this_file``.  A file that cannot be loaded (a base or a variant
+    after ``with`` not found) raises its errors, as `check` reports them."""
     root = _root_file_of(path)
-    if root is None:
-        # No game at the end of the bases: say why as `check` does (a cycle is L003, a base outside
-        # the folder or a name of several games L002 with its reason), not always "cannot find".
-        _, diags = _resolve(path)
-        head = _head_of(path)
-        raise RulesError([d for d in diags if d.severity == "error"] or [
-            Diagnostic(path, head["pos"][0], head["pos"][1], "error", "L002",
-                       "cannot find the base ruleset '%s'" % head.get("extends"))])
-    variants = variants_of(root)
     head = _head_of(path)
+    if root is None:
+        raise no_game_found(path)
+    if head["kind"] == "variant":
+        _, diags = _resolve(path)       # the bases are found: the variants after `with` must be too
+        errors = [d for d in diags if d.severity == "error"]
+        if errors:
+            raise RulesError(errors)
+    variants = variants_of(root)
     if head["kind"] == "variant" and not any(os.path.abspath(v["path"]) == os.path.abspath(path) for v in variants):
         # a variant file away from its game (an author's own): listed too, as this file
         variants.append(dict(_entry(head, path), this_file=True))
