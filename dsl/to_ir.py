@@ -79,12 +79,15 @@ class ToIR(Transformer_NonRecursive):
                     words.append({"name": str(c), "pos": _tok_pos(c)})
                 elif c.type == "TEMPLATE_NAME":      # n{n}_port: filled in by its family
                     words.append({"name": str(c), "template": True, "pos": _tok_pos(c)})
-            elif isinstance(c, dict) and c.get("params") is not None and "s" not in c:
-                words.append(c)
+            elif isinstance(c, dict) and (c.get("params") is not None or "int" in c) and "s" not in c:
+                words.append(c)                 # parameters, or a signed number
             elif isinstance(c, list):
                 body = c
         kind = words.pop(0)["name"]
         return {"decl": kind, "words": words, "body": body, "pos": pos_of(meta)}
+
+    def signed_int(self, meta, children):
+        return {"int": -int(children[0]), "pos": pos_of(meta)}
 
     def decl_params(self, meta, children):
         return {"params": [str(c) for c in children if c is not None], "pos": pos_of(meta)}
