@@ -715,6 +715,60 @@ def test_formatting_leaves_alone_what_provost_fmt_refuses(files, tmp_path):
     asyncio.run(session())
 
 
+def test_lines_are_the_editors_in_documents_with_lone_cr_and_crlf_line_ends(tmp_path):
+    """LSP ends a line at "\\r\\n", "\\n" and a lone "\\r".  A buffer with lone CR line ends was read
+    as one line: hover, definition, references and the outline answered nothing past its first
+    line, and the P007 mark stood past that line's end.  Now every answer is in the editor's lines
+    (the mark covers the CR, the end of line 1), and a CRLF buffer answers as an LF one."""
+    text = ('variant rich "Rich start" extends caylus:\n'
+            '    description "More money \U0001F4B0 at the start."\n'
+            '    effect bonus():\n'
+            '        gian 1 denier\n'
+            '    replace let start_money = [9, 10, 10, 11]\n'
+            '    let more = bonus\n')
+
+    async def session():
+        async with Session() as s:
+            for name, end in (("caylus.cr.rules", "\r"), ("caylus.crlf.rules", "\r\n"), ("caylus.lf.rules", "\n")):
+                typed = text.replace("\n", end)
+                path = tmp_path / name
+                path.write_bytes(typed.encode("utf-8"))
+                uri = s.open(path, typed)
+                doc = T.TextDocumentIdentifier(uri=uri)
+                found = await s.wait(uri)
+                if end == "\r":
+                    assert [(d.code, d.range.start.line, d.range.start.character, d.range.end.line,
+                             d.range.end.character) for d in found] == [("P007", 0, 41, 1, 0)], name
+                else:       # the typo on line 4, after a line holding a character of two UTF-16 units
+                    spot = at(text, "gian")
+                    assert [(d.code, d.range.start.line, d.range.start.character) for d in found
+                            if d.severity == T.DiagnosticSeverity.Error] == [("A401", 3, spot.character - 1)], name
+                h = await s.ask(s.client.text_document_hover_async(T.HoverParams(
+                    text_document=doc, position=at(text, "denier"))))
+                assert h is not None and h.contents.value.startswith("**resource** `denier`"), name
+                where = await s.ask(s.client.text_document_definition_async(T.DefinitionParams(
+                    text_document=doc, position=at(text, "bonus", skip=1))))
+                assert (where.uri, where.range.start.line, where.range.start.character,
+                        where.range.end.character) == (uri, 2, 11, 16), name
+                refs = await s.ask(s.client.text_document_references_async(T.ReferenceParams(
+                    text_document=doc, position=at(text, "bonus"), context=T.ReferenceContext(include_declaration=True))))
+                assert sorted((r.range.start.line, r.range.start.character) for r in refs) == [(2, 11), (5, 15)], name
+                syms = await s.ask(s.client.text_document_document_symbol_async(T.DocumentSymbolParams(text_document=doc)))
+                assert [(x.name, x.selection_range.start.line) for x in syms] == [
+                    ("rich", 0), ("bonus", 2), ("start_money", 4), ("more", 5)], name
+            # Formatting a CRLF buffer: its line ends kept, the edit ending after its last line.
+            messy = text.replace("gian", "gain").replace(", 10", ",10").replace("\n", "\r\n")
+            uri = s.open(tmp_path / "caylus.messy.rules", messy)
+            await s.wait(uri)
+            edits = await s.ask(s.client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=T.TextDocumentIdentifier(uri=uri),
+                options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+            assert [(e.new_text, e.range.end.line, e.range.end.character) for e in edits] == [
+                (messy.replace(",10", ", 10"), 7, 0)]
+
+    asyncio.run(session())
+
+
 def test_a_request_with_parameters_out_of_the_protocol_is_answered_with_an_error():
     """A negative position or a missing field: pygls dropped the request unanswered (an editor
     would wait for ever) and logged a Python traceback.  It is answered with JSON-RPC's invalid

@@ -18,6 +18,8 @@ from provost.dsl.primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, EVENTS, FU
 from provost.dsl.source import IR_SUFFIXES, edited_texts
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Where a line ends for LSP (and so for the editor): at "\r\n", "\n" or a lone "\r".
+LINE_END = re.compile(r"\r\n|\r|\n")
 #: A building's head: the name after its title is its category (Caylus has a resource and a
 #: category both called `wood`: there the category is meant).
 BUILDING_CATEGORY = re.compile(r'^\s*(?:replace\s+)?building\s+\w+\s+"[^"]*"\s+(\w+)')
@@ -44,6 +46,12 @@ def _abs(path: str) -> str:
     return os.path.abspath(path)
 
 
+def lines_of(text: str) -> list[str]:
+    """TEXT's lines as the editor counts them: every position here and in the protocol is in these
+    lines (the checker's own count differs only past a lone CR, which it refuses, P007, there)."""
+    return LINE_END.split(text)
+
+
 #: How many times a document that does not parse has its faulty lines set aside before the
 #: names are read without it (each try is one parse: about 50 ms on `caylus.rules`).
 REPAIR_TRIES = 8
@@ -57,7 +65,8 @@ def readable(path: str, texts: dict[str, str]) -> dict[str, str]:
     makes the whole file unreadable, P007) becomes a space, and each line a syntax error is
     reported at (and a block it heads) is blanked, lines and columns kept, so a mistake being typed
     in the middle of a file leaves hover, completion, definition and the outline of the rest
-    working.  Diagnostics are always of the real text."""
+    working.  Its lines are the editor's (`lines_of`), joined by "\n": a buffer with lone CR line
+    ends is read line by line, not as one line.  Diagnostics are always of the real text."""
     key = _abs(path)
     text = texts.get(key)
     if text is None or key.lower().endswith(IR_SUFFIXES):
@@ -66,7 +75,7 @@ def readable(path: str, texts: dict[str, str]) -> dict[str, str]:
     if cached is not None and cached[0] == text:
         return dict(texts, **{key: cached[1]})
     from provost.dsl.parser import parse_text
-    lines = CONTROL.sub(" ", text.replace("\r\n", "\n")).split("\n")
+    lines = [CONTROL.sub(" ", row) for row in lines_of(text)]
     for _ in range(REPAIR_TRIES):
         tree, found = parse_text("\n".join(lines), path)
         rows = sorted({d.line - 1 for d in found if d.code in LINE_ERRORS and 0 < d.line <= len(lines)})
@@ -75,7 +84,7 @@ def readable(path: str, texts: dict[str, str]) -> dict[str, str]:
         for row in rows:
             _blank_block(lines, row)
     else:
-        lines = CONTROL.sub(" ", text.replace("\r\n", "\n")).split("\n")
+        lines = [CONTROL.sub(" ", row) for row in lines_of(text)]
     repaired = "\n".join(lines)
     _repaired_cache.clear()
     _repaired_cache[key] = (text, repaired)
@@ -113,13 +122,16 @@ def checked(path: str, texts: dict[str, str]) -> tuple[dict[str, list[Diagnostic
 
 
 def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
-    """A diagnostic's span, 0-based: its end if it has one, else the word at its start."""
+    """A diagnostic's span, 0-based: its end if it has one, else the word at its start; at the
+    end of a line (P007 at a lone CR), the line end itself, up to the start of the next line."""
     line, col = max(1, d.line) - 1, max(1, d.col) - 1
     if d.end_line is not None and d.end_col is not None and (d.end_line, d.end_col) > (d.line, d.col):
         return line, col, d.end_line - 1, d.end_col - 1
-    lines = (text or "").split("\n")
+    lines = lines_of(text or "")
     width = 1
     if line < len(lines):
+        if col == len(lines[line]) and line + 1 < len(lines):
+            return line, col, line + 1, 0
         m = NAME.match(lines[line], col)
         width = max(1, m.end() - col) if m else 1
     return line, col, line, col + width
@@ -156,7 +168,7 @@ def _declare(out: dict, d, where: str) -> None:
 
 def word_at(text: str, line: int, col: int) -> tuple[str, int, int] | None:
     """The name under the cursor and its 0-based start and end columns, or None."""
-    lines = text.split("\n")
+    lines = lines_of(text)
     if not 0 <= line < len(lines):
         return None
     for m in NAME.finditer(lines[line]):
@@ -168,7 +180,7 @@ def word_at(text: str, line: int, col: int) -> tuple[str, int, int] | None:
 def occurrences(text: str, name: str) -> list[tuple[int, int, int]]:
     """Where NAME stands as a name in TEXT (comments and strings left out): (line, start, end)."""
     out = []
-    for i, line in enumerate(text.split("\n")):
+    for i, line in enumerate(lines_of(text)):
         blanked = COMMENT_OR_STRING.sub(lambda m: " " * len(m.group()), line)
         for m in NAME.finditer(blanked):
             if m.group() == name:
@@ -243,7 +255,7 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     names -- and the expression words; a building's category, a trigger's event and the kinds and
     names after `remove` where those are expected."""
     text = texts[_abs(path)]
-    lines = text.split("\n")
+    lines = lines_of(text)
     if not 0 <= line < len(lines):
         return []                 # a position past the document's end (a stale request): nothing is typed there
     current = lines[line]
@@ -259,7 +271,7 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     if "#" in code or '"' in code:
         return []                                     # in a comment or a string
     # The rest of the document as far as it parses (a mistake elsewhere is set aside), this line as typed.
-    fixed = readable(path, texts)[_abs(path)].split("\n")
+    fixed = lines_of(readable(path, texts)[_abs(path)])
     parsed, local = _scope_at(path, fixed[:line] + [current] + fixed[line + 1:], line, start, end)
     # The declarations as they are with the cursor's word in place: a line being typed may not parse.
     texts = dict(texts, **{_abs(path): parsed}) if parsed is not None else readable(path, texts)
@@ -451,7 +463,7 @@ def definition(path: str, texts: dict[str, str], line: int, col: int) -> Declare
 def _declaration_at(path: str, texts: dict[str, str], line: int, word: tuple[str, int, int]) -> Declared | None:
     """The declaration of the WORD on LINE: after a building's title, its category (Caylus's
     `wood` is a resource and a category), else the name's declaration."""
-    head = BUILDING_CATEGORY.match(texts[_abs(path)].split("\n")[line])
+    head = BUILDING_CATEGORY.match(lines_of(texts[_abs(path)])[line])
     if head is not None and head.start(1) == word[1]:
         category = _declared_as(path, texts, word[0], "category")
         if category is not None:
@@ -464,7 +476,7 @@ def name_span(path: str, texts: dict[str, str], line: int, col: int, name: str) 
     word: `building tavern ...`), or of its first character when the name is not written there
     (a family's `area_{n}`)."""
     try:
-        row = _text_of(path, texts).split("\n")[line]
+        row = lines_of(_text_of(path, texts))[line]
     except (OSError, IndexError):
         return col, col + 1
     m = re.compile(r"\b%s\b" % re.escape(name)).search(row, col)

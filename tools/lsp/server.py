@@ -5,7 +5,8 @@
 Diagnostics are published when a document opens and, debounced (``DEBOUNCE_S`` after the last
 keystroke), when it changes; the open buffers' texts are what the checker reads, and an edit
 checks again the open documents whose rules are made with the edited file.  Columns are the
-client's (UTF-16 code units unless negotiated), the analysis's are characters.  Hover, go to
+client's (UTF-16 code units unless negotiated), the analysis's are characters; lines are LSP's in
+both (ended by CRLF, LF or a lone CR: ``analysis.lines_of``).  Hover, go to
 definition, find references, completion, rename and the document outline work across a variant,
 its bases and its ``with`` variants; formatting is `provost fmt`'s.
 """
@@ -119,7 +120,7 @@ def _line_of(path: str, texts: dict[str, str], line: int) -> str:
 
 @functools.lru_cache(maxsize=16)
 def _rows(text: str) -> tuple[str, ...]:
-    return tuple(text.split("\n"))
+    return tuple(A.lines_of(text))
 
 
 @functools.lru_cache(maxsize=16)
@@ -338,8 +339,7 @@ def formatting(ls, params: T.DocumentFormattingParams):
         return []                   # as `provost fmt`, which reads CRLF line ends as LF, leaves it
     if "\r\n" in text:
         new = new.replace("\n", "\r\n")      # the document's line ends are kept
-    lines = text.split("\n")
-    return [T.TextEdit(range=T.Range(T.Position(0, 0), T.Position(len(lines), 0)), new_text=new)]
+    return [T.TextEdit(range=T.Range(T.Position(0, 0), T.Position(len(A.lines_of(text)), 0)), new_text=new)]
 
 
 def _end_process(code: int) -> None:
