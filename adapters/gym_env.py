@@ -24,7 +24,9 @@ as in ``provost.interpreter.rewards``), ``max_decisions``, ``render_mode`` (``"a
   the learner's final reward.  ``info`` holds the action mask; once the game is over also
   ``scores`` (one per player, in seat order), ``neutral_scores`` (the seats the rules play, Ys
   for 2) and ``winners``, as PettingZoo's ``info`` and ``Game.result`` give them.  ``reset(seed=S)`` plays engine game S's seed drawn from Gymnasium's
-  seeded generator, opponents seeded from it, so an episode is reproducible from its seed.
+  seeded generator, opponents seeded from it, so an episode is reproducible from its seed.  S is
+  what Gymnasium's generator takes, a Python int >= 0 of any size; another raises ``SeedError``,
+  a ValueError that is also ``gymnasium.error.Error``.
 """
 from __future__ import annotations
 
@@ -45,6 +47,10 @@ from .rendering import board_image, board_text, require_pillow
 #: The reward of an illegal action, which ends the episode: the worst a finished game gives.
 ILLEGAL_REWARD = -1.0
 ENV_IDS = {"provost/Caylus-v0": "caylus", "provost/Caylus1303-v0": "caylus1303", "provost/Ys-v0": "ys"}
+
+
+class SeedError(ValueError, gymnasium.error.Error):
+    """A seed ``reset`` cannot take: a ValueError, and the error Gymnasium's own seeding raises."""
 
 
 class ProvostEnv(PicklesAsSave, gymnasium.Env):
@@ -92,6 +98,10 @@ class ProvostEnv(PicklesAsSave, gymnasium.Env):
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None and not (isinstance(seed, int) and seed >= 0):
+            # What Gymnasium's own generator accepts, said before it refuses it in its words.
+            raise SeedError("reset(seed=...) takes None or a whole number >= 0, a Python int as Gymnasium's "
+                            "seeding takes; not %r" % (seed,))
         super().reset(seed=seed)
         self._game_seed = int(self.np_random.integers(0, 2 ** 63))
         self.game = Game.new(self.rs, players=self.players, seed=self._game_seed)

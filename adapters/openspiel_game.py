@@ -8,7 +8,9 @@
 ``register(ruleset)`` registers any other ruleset (a shipped name or a path) as
 ``python_provost_<name>`` (``_<variant>`` added for a variant file, and the rules' digest when
 other rules of that name are registered: an edited copy of a shipped game); its parameters are ``variant`` (a variant name, ""
-for the base rules), ``players`` and ``seed``.
+for the base rules), ``players`` and ``seed`` (an OpenSpiel int, -2**31 to 2**31 - 1: another is a
+ValueError naming that range from the game and from ``load(ruleset, **params)``, while
+``pyspiel.load_game`` refuses an int too large itself, in pybind's words, before the game sees it).
 
 GameType, and why:
 
@@ -61,6 +63,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import re
 from hashlib import blake2b
 
@@ -81,6 +84,24 @@ DEALS = 4096
 SHIPPED = ("caylus", "caylus1303", "ys")
 
 _registered: dict = {}      # short name -> (the rules' digest without positions, the game's class)
+
+
+#: The ``seed`` parameter's range: OpenSpiel's int parameters are C++ ints (negative ones too).
+SEED_MIN, SEED_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def checked_game_seed(seed) -> int:
+    """The ``seed`` parameter as an int, or a ValueError naming the range OpenSpiel can hold (a
+    larger one made pybind fail with "Unable to cast Python instance"; a bool, a fraction or a
+    string was silently made a number, where ``pyspiel.load_game`` refuses them)."""
+    try:
+        value = operator.index(seed) if not isinstance(seed, bool) else None
+    except TypeError:
+        value = None
+    if value is None or not SEED_MIN <= value <= SEED_MAX:
+        raise ValueError("the seed parameter is a whole number from -2**31 to 2**31 - 1 (an OpenSpiel int "
+                         "parameter), not %r" % (seed,))
+    return value
 
 
 def _engine_seed(seed: int, k: int) -> int:
@@ -111,6 +132,15 @@ def _box_from_save(saved):
 def _load_game(ruleset: str, short: str, params: dict):
     # The name register gives in this process (``short`` was the pickling process's: another
     # ruleset of the same name registered first there gives this one a suffixed name here).
+    return pyspiel.load_game(register(ruleset), params)
+
+
+def load(ruleset: str = "caylus", **params) -> pyspiel.Game:
+    """``pyspiel.load_game(register(ruleset), params)`` with the ``seed`` checked first: pybind
+    refuses an int OpenSpiel cannot hold before the game sees it ("Unable to cast Python
+    instance"), this says the range (``checked_game_seed``)."""
+    if "seed" in params:
+        params["seed"] = checked_game_seed(params["seed"])
     return pyspiel.load_game(register(ruleset), params)
 
 
@@ -153,6 +183,7 @@ def register(ruleset: str = "caylus") -> str:
 
         def __init__(self, params=None):
             params = dict(params or {})
+            self.seed = checked_game_seed(params.get("seed", 0))        # before the rules are loaded
             variant = params.get("variant") or None
             players = int(params.get("players", g0.s.humans))
             self.rs = load_checked(ruleset, variant, players)
@@ -160,7 +191,6 @@ def register(ruleset: str = "caylus") -> str:
             self.players = first.s.humans
             self.catalogue = catalogue_for(self.rs, players=self.players)
             self.encoder = ObservationEncoder(first, self.catalogue)
-            self.seed = int(params.get("seed", 0))
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.catalogue),
                 max_chance_outcomes=DEALS,

@@ -68,6 +68,18 @@ def test_the_same_seed_is_the_same_episode():
     assert runs[0][:2] == runs[1][:2]
 
 
+def test_reset_takes_the_seeds_gymnasium_takes_and_says_what_a_seed_is_otherwise():
+    # Once: what Gymnasium's seeding refuses came out as its bare gymnasium.error.Error, no ValueError.
+    env = gymnasium.make("provost/Caylus-v0", players=3, catalogue_games=20)
+    for big in (2 ** 63, 2 ** 64, 2 ** 200):            # Gymnasium's generator takes any size
+        first = env.reset(seed=big)[0]
+        assert np.array_equal(env.reset(seed=big)[0], first)
+    for bad in (-1, -2 ** 63, 1.5, "3", np.int64(5)):
+        with pytest.raises(ValueError, match=r"reset\(seed=\.\.\.\) takes None or a whole number >= 0") as e:
+            env.reset(seed=bad)
+        assert isinstance(e.value, gymnasium.error.Error)
+
+
 def test_an_illegal_action_ends_the_episode_and_names_the_legal_ones():
     env = gymnasium.make("provost/Caylus-v0", players=3, catalogue_games=20)
     obs, info = env.reset(seed=2)

@@ -101,6 +101,25 @@ def test_each_deal_is_a_chance_outcome_reproducibly():
     assert seeds[:3] == seeds[3:] and len(set(seeds[:3])) == 3
 
 
+def test_a_seed_openspiel_cannot_hold_is_a_value_error_naming_the_range():
+    # Once: load_game(..., {"seed": 2**31}) and the game's class failed in pybind ("Unable to cast
+    # Python instance of type int"), and the class made 1.5, "3" and True seeds 1, 3 and 1.
+    same = osg.load("caylus", players=3, seed=-2 ** 31).new_initial_state()
+    same.apply_action(5)
+    game = pyspiel.load_game("python_provost_caylus", {"players": 3, "seed": -2 ** 31})
+    twin = game.new_initial_state()
+    twin.apply_action(5)
+    assert same.engine.to_json() == twin.engine.to_json()                  # a negative seed plays as before
+    np = pytest.importorskip("numpy")
+    assert osg.load("caylus", players=3, seed=np.int64(2 ** 31 - 1)).get_parameters()["seed"] == 2 ** 31 - 1
+    game_class = type(game)
+    for bad in (2 ** 31, -2 ** 31 - 1, 2 ** 63, 2 ** 64, 1.5, "3", True):
+        with pytest.raises(ValueError, match=r"the seed parameter is a whole number from -2\*\*31 to 2\*\*31 - 1"):
+            osg.load("caylus", players=3, seed=bad)
+        with pytest.raises(ValueError, match=r"from -2\*\*31 to 2\*\*31 - 1 \(an OpenSpiel int parameter\), not "):
+            game_class({"players": 3, "seed": bad})
+
+
 def test_play_to_the_end_with_returns():
     game = pyspiel.load_game("python_provost_caylus", {"players": 3})
     s = game.new_initial_state()
