@@ -769,6 +769,25 @@ def test_lines_are_the_editors_in_documents_with_lone_cr_and_crlf_line_ends(tmp_
     asyncio.run(session())
 
 
+def test_a_number_out_of_range_is_marked_sign_and_digits(tmp_path):
+    """dsl/README.md: a number in a declaration's head may have a sign; the mark of a number out
+    of range covers all of it (it covered its first character, the sign alone for `-6`)."""
+    text = ('game g "G":\n    players 2..2\n    score vp\n    rounds p\nresource vp\n'
+            'counter balance per player start -6 min -5 max 3\n'
+            'counter debt per player start 12 max 10\n'
+            'phase p:\n    step a:\n        each player in players():\n'
+            '            gain 1 vp\n            set balance += 1\n            set debt += 1\n')
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(tmp_path / "g.rules", text)
+            found = await s.wait(uri)
+            assert sorted((d.code, d.range.start.line, d.range.start.character, d.range.end.character)
+                          for d in found) == [("R302", 5, 33, 35), ("R302", 6, 30, 32)]
+
+    asyncio.run(session())
+
+
 def test_a_request_with_parameters_out_of_the_protocol_is_answered_with_an_error():
     """A negative position or a missing field: pygls dropped the request unanswered (an editor
     would wait for ever) and logged a Python traceback.  It is answered with JSON-RPC's invalid

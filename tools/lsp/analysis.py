@@ -18,6 +18,8 @@ from provost.dsl.primitives import CONSTANTS, CONTEXT_NAMES, EFFECTS, EVENTS, FU
 from provost.dsl.source import IR_SUFFIXES, edited_texts
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: What a diagnostic without an end marks at its start: a name, or a number with its sign (`-6`).
+MARKED_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
 #: Where a line ends for LSP (and so for the editor): at "\r\n", "\n" or a lone "\r".
 LINE_END = re.compile(r"\r\n|\r|\n")
 #: A building's head: the name after its title is its category (Caylus has a resource and a
@@ -122,7 +124,7 @@ def checked(path: str, texts: dict[str, str]) -> tuple[dict[str, list[Diagnostic
 
 
 def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
-    """A diagnostic's span, 0-based: its end if it has one, else the word at its start; at the
+    """A diagnostic's span, 0-based: its end if it has one, else the word or number at its start; at the
     end of a line (P007 at a lone CR), the line end itself, up to the start of the next line."""
     line, col = max(1, d.line) - 1, max(1, d.col) - 1
     if d.end_line is not None and d.end_col is not None and (d.end_line, d.end_col) > (d.line, d.col):
@@ -132,7 +134,7 @@ def lsp_range(d: Diagnostic, text: str | None) -> tuple[int, int, int, int]:
     if line < len(lines):
         if col == len(lines[line]) and line + 1 < len(lines):
             return line, col, line + 1, 0
-        m = NAME.match(lines[line], col)
+        m = MARKED_WORD.match(lines[line], col)
         width = max(1, m.end() - col) if m else 1
     return line, col, line, col + width
 
