@@ -335,3 +335,68 @@ def test_the_saves_folder_is_printed_escaped(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(commands_web, "serve_forever", lambda *a: None)
     code, out, err = run_cli(capsys, "serve", "--no-browser", "--port", "0", "--saves", str(tmp_path / "s\x1b[2J"))
     assert code == 0 and "games saved in %s" % (tmp_path / "s\\x1b[2J") in err and "\x1b" not in out + err
+
+
+def _served(capsys, monkeypatch, *argv):
+    """The app `provost serve ARGV` would serve (on a port the system chose), and its stderr."""
+    from provost.tools.cli import commands_web
+    served = []
+    monkeypatch.setattr(commands_web, "serve_forever", lambda app, sock: served.append(app))
+    code, _, err = run_cli(capsys, "serve", *argv, "--no-browser", "--port", "0")
+    assert code == 0 and len(served) == 1, err
+    return served[0], err
+
+
+def test_the_servers_seed_reaches_no_page_and_still_deals_the_same_games(capsys, tmp_path, monkeypatch):
+    """`serve caylus --seed S`: the new-game page is open to every seat, so S is not its default
+    (it told every hidden card of the games set up there); a game set up without a seed of its own
+    is given one derived from S and its number, never S, so a finished game's log tells nothing of
+    another game's cards, and the same --seed deals the same games again."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    from starlette.testclient import TestClient
+
+    secret = 8473920174561
+    games = []
+    for run in ("a", "b"):
+        app, err = _served(capsys, monkeypatch, "caylus", "--seed", str(secret), "--saves", str(tmp_path / run))
+        c = TestClient(app)
+        answers = [c.get("/").text, c.get("/api/rulesets").text, err]
+        assert c.get("/api/rulesets").json()["defaults"].get("seed") is None
+        for _ in range(2):
+            made = c.post("/api/games", json={"ruleset": "caylus", "players": 2, "agents": ["human", "random"]})
+            assert made.status_code == 200, made.text
+            url = "/api" + made.json()["seats"][0]["url"]
+            answers += [made.text, c.get(made.json()["game"]).text, c.get(url).text, c.get(url + "/log").text,
+                        c.post(url + "/move", json={"option": "no such option"}).text]
+            save = json.loads((tmp_path / run / (made.json()["gid"] + ".json")).read_text())
+            games.append(save["seed"])
+        assert not any(str(secret) in text for text in answers)
+    assert secret not in games and games[0] != games[1] and games[:2] == games[2:], games
+
+
+def test_serve_checks_its_arguments_before_it_binds_the_port(capsys, tmp_path):
+    """With the port taken, a mistake in the arguments is still what is said: serve checks every
+    argument, the rules and the log to replay before it binds; and a game --agents sets up is not
+    saved until the server listens (the port in use: no save of a game nobody can reach)."""
+    import socket
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    bad_log = tmp_path / "bad.jsonl"
+    bad_log.write_text("not json\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = str(s.getsockname()[1])
+        saves = ["--no-browser", "--port", port, "--saves", str(tmp_path / "saves")]
+        code, _, err = run_cli(capsys, "serve", "ys", "--players", "2", "--agents", "human,greedy,random", *saves)
+        assert code == 2 and "3 agents given for 2 players" in err and "cannot listen" not in err, err
+        code, _, err = run_cli(capsys, "serve", "--agents", "human,random", *saves)
+        assert code == 2 and "--agents needs a RULESET" in err and "cannot listen" not in err, err
+        code, out, err = run_cli(capsys, "serve", "--replay", str(bad_log), *saves)
+        assert code == 1 and "%s:1:1: error:" % bad_log in out + err and "cannot listen" not in err, err
+        code, _, err = run_cli(capsys, "serve", "caylus", "--agents", "human,random", *saves)
+        assert code == 2 and "cannot listen on 127.0.0.1:%s" % port in err, err
+    assert not list((tmp_path / "saves").glob("*.json"))

@@ -9,7 +9,9 @@ needs nothing beyond provost.  A rule file named on the command line is checked 
 diagnostics and exit 1, as `check` gives them), then offered on the new-game page beside the
 shipped games; it is read again for each new game, so a file broken since shows its diagnostics
 in the page.  With ``--agents`` the game is set up at once (its seats' links are printed and the
-first human seat opens in the browser); the new-game page links to it too.
+first human seat opens in the browser); the new-game page links to it too.  Every argument is
+checked, and the rules loaded, before the port is bound.  ``--seed`` reaches no page: games set
+up without a seed of their own are given seeds derived from it (``tools/web/seeds.py``).
 """
 from __future__ import annotations
 
@@ -181,15 +183,25 @@ def run_serve(args) -> int:
         problem = players_out_of_range(rs, args.players) if args.players is not None else None
         if problem:
             raise UsageError(problem)
+    prepared = _prepare(args)
+    if prepared is None:
+        return 1
+    app, save_dir, tables = prepared
     sock = _listen(args.host, args.port)
     try:
-        return _serve(args, sock)
+        return _serve(args, app, save_dir, tables, sock)
     finally:
         sock.close()
 
 
-def _serve(args, sock) -> int:
+def _prepare(args):
+    """Everything serve checks and builds before it listens: the rules (their diagnostics, exit
+    1), the saves folder, the log to replay and the game ``--agents`` sets up (a usage error, exit
+    2).  Nothing is bound, and nothing saved, until all of them pass: a mistake in the arguments
+    never leaves a server half started nor a game nobody can reach.  Returns (app, save_dir,
+    the tables to save), or None for a log that does not replay (its diagnostic printed)."""
     from provost.tools.web.app import create_app
+    from provost.tools.web.seeds import SeedSource
     from provost.tools.web.table import Table, TableError
 
     offered = _offered(args.ruleset)
@@ -198,28 +210,35 @@ def _serve(args, sock) -> int:
     replay = None
     if args.replay:
         if not _log_reads(args.replay):
-            return 1
+            return None
         try:
-            replay = Table.from_log(args.replay, save_dir)
+            replay = Table.from_log(args.replay)
         except TableError as e:
             raise UsageError("cannot replay %s: %s" % (args.replay, e.message)) from None
+    seeds = SeedSource(args.seed)
     started = None
     if args.agents:
         # a game set up on the command line: started now, its first human seat opened in the browser
         if args.ruleset is None:
             raise UsageError("--agents needs a RULESET")
-        if args.seed is None:
-            from provost.interpreter.rng import fresh_seed
-            args.seed = fresh_seed()
         try:
-            started = Table.new(offered[0].get("path", offered[0]["ruleset"]), args.variant, args.players, args.seed,
-                                args.agents, save_dir)
+            started = Table.new(offered[0].get("path", offered[0]["ruleset"]), args.variant, args.players, seeds.next(),
+                                args.agents)
         except TableError as e:
             raise UsageError(e.message) from None
-    # The new-game page's defaults; not the seed of a game already started: it tells every hidden card.
+    # The new-game page's defaults: never a seed.  The page is open to every seat, and a seed tells
+    # every hidden card; a game set up there without one of its own is given one from ``seeds``.
     defaults = {"ruleset": offered[0]["ruleset"] if args.ruleset else None, "variant": args.variant,
-                "players": args.players, "seed": None if started is not None else args.seed, "agents": args.agents}
-    app = create_app(offered, defaults, save_dir, replay, started)
+                "players": args.players, "agents": args.agents}
+    app = create_app(offered, defaults, save_dir, replay, started, seeds)
+    return app, save_dir, [t for t in (replay, started) if t is not None]
+
+
+def _serve(args, app, save_dir, tables, sock) -> int:
+    for t in tables:            # saved once the server listens (see _prepare)
+        t.save_dir = save_dir
+        t.save()
+    started = next((t for t in tables if not t.replay), None)
     url = _url(args.host, sock.getsockname()[1])
     print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (printable(url), printable(save_dir)),
           file=sys.stderr)

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from provost.dsl.diagnostics import RulesError, one_line
 
 from .assets import static_text
+from .seeds import SeedSource
 from .table import BOT_AGENTS, Table, TableError, console, fails_in_play, files_named, play_failure
 
 MAX_BODY = 64 * 1024
@@ -85,11 +86,13 @@ def _diagnostics_message(exc, paths=()) -> str:
 
 
 def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, replay: Table | None = None,
-               started: Table | None = None) -> Starlette:
+               started: Table | None = None, seeds: SeedSource | None = None) -> Starlette:
     """``rulesets``: [{ruleset, title, variants: [{name, title}], path?}] offered by the new-game
     page (``_offered``), a rule file by its name and, in ``path``, where the server loads it from:
     the page is sent the name only; ``replay``: a logged game to step through; ``started``: a game
-    set up on the command line.  The new-game page links to the seats of either."""
+    set up on the command line.  The new-game page links to the seats of either.  ``seeds``: where
+    a game asked for without a seed gets one (``serve --seed``); it is never sent anywhere."""
+    seeds = seeds or SeedSource(None)
     tables = Tables(save_dir)
     for t in (replay, started):
         if t is not None:
@@ -175,8 +178,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         if isinstance(seed, str) and _is_number(seed, 20):
             seed = int(seed)           # the page sends digits: a browser's numbers stop at 2**53
         elif seed is None:
-            from provost.interpreter.rng import fresh_seed
-            seed = fresh_seed()
+            seed = seeds.next()
         agents = data.get("agents") or ["human"]
         if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
             raise TableError(400, "players must be a whole number")

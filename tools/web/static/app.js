@@ -360,7 +360,6 @@ const Provost = (() => {
     for (const r of info.rulesets) $("ruleset").append(el("option", {value: r.ruleset}, r.title));
     const d = info.defaults || {};
     if (d.ruleset) $("ruleset").value = d.ruleset;
-    $("seed").value = d.seed ?? "";
     function pick() {
       const r = info.rulesets.find((x) => x.ruleset === $("ruleset").value);
       $("variant").replaceChildren(el("option", {value: ""}, "(none)"), ...r.variants.map((v) => el("option", {value: v.name}, v.title)));
