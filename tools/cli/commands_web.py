@@ -235,9 +235,13 @@ def _prepare(args):
 
 
 def _serve(args, app, save_dir, tables, sock) -> int:
+    from provost.tools.web.table import SaveFailed
     for t in tables:            # saved once the server listens (see _prepare)
         t.save_dir = save_dir
-        t.save()
+        try:
+            t.save()
+        except SaveFailed as e:
+            raise UsageError("cannot save games in %s: %s" % (save_dir, e.reason)) from None
     started = next((t for t in tables if not t.replay), None)
     url = _url(args.host, sock.getsockname()[1])
     print("provost serve: %s (games saved in %s; Ctrl-C stops)" % (printable(url), printable(save_dir)),

@@ -131,6 +131,34 @@ def play_failure(e, status: int, what: str, then: str = "") -> TableError:
                       % (what, places, then))
 
 
+class SaveFailed(TableError):
+    """A table's save could not be written; ``reason`` says why (the system's words)."""
+
+    def __init__(self, reason: str):
+        super().__init__(507, "the move was played, but this game could not be saved on the server (%s): it goes "
+                              "on in the server's memory; a restart of the server would lose the moves since "
+                              "its last save" % reason)
+        self.reason = reason
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Write ``text`` to a file beside ``path``, then put it in its place: a failure or a crash
+    mid-write never leaves half a file, and leaves no stray one."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".%s." % os.path.basename(path), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 @dataclass
 class Decision:
     player: int
@@ -201,7 +229,11 @@ class Table:
                 [secrets.token_urlsafe(16) for _ in range(n)], save_dir=save_dir)
         t.game = game
         t.digests = _digests(rs)
-        t.save()
+        try:
+            t.save()
+        except SaveFailed as e:
+            raise TableError(507, "the new game could not be saved on the server (%s), so it was not set up"
+                             % e.reason) from None
         return t
 
     @classmethod
@@ -294,17 +326,19 @@ class Table:
         return d
 
     def save(self) -> None:
+        """Write the save (and, once the game is over, its log) beside the others.  A save that
+        cannot be written (a full disk, no permission) is a ``SaveFailed``: what is played stays
+        in memory, and the save on disk is the last whole one."""
         if not self.save_dir:
             return
-        os.makedirs(self.save_dir, exist_ok=True)
-        path = os.path.join(self.save_dir, self.gid + ".json")
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.as_dict(), f)
-        os.replace(tmp, path)                      # a crash mid-write never leaves half a save
-        if self.game is not None and self.game.finished and not self.replay:
-            with open(os.path.join(self.save_dir, self.gid + ".jsonl"), "w", encoding="utf-8") as f:
-                f.write(self.game_log())
+        try:
+            os.makedirs(self.save_dir, exist_ok=True)
+            _write_whole(os.path.join(self.save_dir, self.gid + ".json"), json.dumps(self.as_dict()))
+            if self.game is not None and self.game.finished and not self.replay:
+                _write_whole(os.path.join(self.save_dir, self.gid + ".jsonl"), self.game_log())
+        except OSError as e:
+            # (its reason only: the path would tell a seat where the server keeps its files)
+            raise SaveFailed(e.strerror or type(e).__name__) from None
 
     # ------------------------------------------------------------ seats
     def seat_of(self, token: str) -> int:

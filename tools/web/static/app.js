@@ -217,7 +217,7 @@ const Provost = (() => {
     const r = await fetch(url, opts);
     let data;
     try { data = await r.json(); } catch (e) { data = {error: `${r.status} ${r.statusText}`}; }
-    if (!r.ok) throw new Error(data.error || `${r.status}`);
+    if (!r.ok) throw Object.assign(new Error(data.error || `${r.status}`), {status: r.status});
     return data;
   }
 
@@ -257,7 +257,7 @@ const Provost = (() => {
     async function advance() {
       if (busy || at !== null) return;
       busy = true;
-      try { show(await api(base + "/advance", {method: "POST"})); } catch (e) { message = e.message; render(); }
+      try { show(await api(base + "/advance", {method: "POST"})); } catch (e) { failed(e); }
       finally { busy = false; }
     }
     async function move(option) {
@@ -265,9 +265,11 @@ const Provost = (() => {
       busy = true; message = ""; whyText = "";
       try { show(await api(base + "/move", {method: "POST", headers: {"Content-Type": "application/json"},
                                              body: JSON.stringify({option, n: state.decisions})})); }
-      catch (e) { message = e.message; render(); }
+      catch (e) { failed(e); }
       finally { busy = false; }
     }
+    // 507: the move was played but could not be saved; the game goes on, so the board is fetched again.
+    function failed(e) { message = e.message; if (e.status === 507) load(); else render(); }
     async function why(option) {
       option = option.trim();
       if (!option) whyText = "Type an option's id (a button's tooltip shows its id), or click a place on the board.";

@@ -1,0 +1,105 @@
+"""The web table's saves under strain: a save that cannot be written, a bot's move that fails, a
+long game resumed while other requests wait.  Drives the real app (Starlette's TestClient, httpx).
+
+Skips when the ``web-test`` extra (starlette, httpx) is absent.
+"""
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from provost.tools.cli.commands_web import _offered  # noqa: E402
+from provost.tools.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def offered():
+    return _offered(None)
+
+
+def client(offered, save_dir):
+    return TestClient(create_app(offered, {}, str(save_dir)), raise_server_exceptions=False)
+
+
+def new_game(c, ruleset, players, agents, seed=1):
+    r = c.post("/api/games", json={"ruleset": ruleset, "players": players, "agents": agents, "seed": seed})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def step(c, url, state):
+    """One decision: the seat's first option when it decides, else a bot's move."""
+    if state["your_turn"]:
+        return c.post(url + "/move", json={"option": state["view"]["options"][0]["id"], "n": state["decisions"]})
+    return c.post(url + "/advance")
+
+
+class _DiskFull:
+    """``os.fdopen`` for files that take half of what is written, then fail as a full disk does."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def __call__(self, fd, *args, **kwargs):
+        f = self.real(fd, *args, **kwargs)
+        write = f.write
+
+        def half_then_full(text):
+            write(text[:len(text) // 2])
+            f.flush()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        f.write = half_then_full
+        return f
+
+
+def test_a_save_that_cannot_be_written_is_a_507_and_the_game_goes_on(offered, tmp_path, monkeypatch):
+    c = client(offered, tmp_path)
+    g = new_game(c, "caylus", 2, ["human", "random"])
+    url = "/api" + g["seats"][0]["url"]
+    save = tmp_path / (g["gid"] + ".json")
+    state = step(c, url, c.get(url).json()).json()
+    before = save.read_text()
+
+    monkeypatch.setattr(os, "fdopen", _DiskFull(os.fdopen))
+    for _ in range(3):                  # the moves are played, in memory, each answered 507
+        r = step(c, url, state)
+        assert r.status_code == 507, r.text
+        error = r.json()["error"]
+        assert "No space left on device" in error and "goes on" in error and str(tmp_path) not in error
+        assert save.read_text() == before                   # the last whole save, untouched
+        assert sorted(p.name for p in tmp_path.iterdir()) == [save.name]       # and nothing half written
+        again = c.get(url).json()
+        assert again["decisions"] == state["decisions"] + 1
+        state = again
+    r = c.post("/api/games", json={"ruleset": "caylus", "players": 2, "agents": ["human"]})
+    assert r.status_code == 507 and "not set up" in r.json()["error"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [save.name]
+
+    monkeypatch.undo()                  # room again: the next save holds every move
+    state = step(c, url, state).json()
+    resumed = client(offered, tmp_path).get(url).json()
+    assert resumed["decisions"] == state["decisions"] and resumed["view"] == state["view"]
+    assert resumed["log"] == state["log"]
+
+
+def test_a_save_folder_made_read_only_is_a_507_not_a_500(offered, tmp_path, monkeypatch):
+    """Permission denied (as where the folder is no longer writable): the reason, not an internal error."""
+    c = client(offered, tmp_path)
+    url = "/api" + new_game(c, "caylus", 2, ["human", "random"])["seats"][0]["url"]
+
+    def refused(*args, **kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(tmp_path))
+    import tempfile
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    r = step(c, url, c.get(url).json())
+    assert r.status_code == 507 and "Permission denied" in r.json()["error"]
+    assert str(tmp_path) not in r.text
