@@ -6,8 +6,6 @@ Skips when the ``web-test`` extra (starlette, httpx) is absent.
 from __future__ import annotations
 
 import errno
-import io
-import json
 import os
 
 import pytest
@@ -103,3 +101,46 @@ def test_a_save_folder_made_read_only_is_a_507_not_a_500(offered, tmp_path, monk
     r = step(c, url, c.get(url).json())
     assert r.status_code == 507 and "Permission denied" in r.json()["error"]
     assert str(tmp_path) not in r.text
+
+
+def test_resuming_a_game_holds_up_no_other_request_and_loads_it_once(offered, tmp_path, monkeypatch):
+    """Loading a save replays its game (a second or two for a long one): done in a worker thread,
+    other requests are answered meanwhile, and two requests for the same game get one table."""
+    import asyncio
+    import threading
+
+    import httpx
+
+    from provost.tools.web.table import Table
+
+    c = client(offered, tmp_path)
+    url = "/api" + new_game(c, "caylus", 2, ["human", "random"])["seats"][0]["url"]
+    state = c.get(url).json()
+    for _ in range(20):
+        state = step(c, url, state).json()
+
+    gate, loads, real_load = threading.Event(), [], Table.load
+
+    def slow_load(path, save_dir=None):
+        loads.append(path)
+        assert gate.wait(10), "the load was never let through"
+        return real_load(path, save_dir)
+    monkeypatch.setattr(Table, "load", staticmethod(slow_load))
+    app = create_app(offered, {}, str(tmp_path))        # a restarted server: the game is on disk only
+
+    async def requests():
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as ac:
+            resumes = [asyncio.create_task(ac.get(url)) for _ in range(2)]
+            while not loads:
+                await asyncio.sleep(0.01)
+            other = await asyncio.wait_for(ac.get("/api/rulesets"), 10)
+            answered_while_loading = not gate.is_set()
+            gate.set()
+            return other, answered_while_loading, await asyncio.gather(*resumes)
+
+    other, answered_while_loading, resumed = asyncio.run(requests())
+    assert [r.status_code for r in resumed] == [200, 200], resumed[0].text
+    assert other.status_code == 200 and answered_while_loading
+    assert len(loads) == 1
+    assert resumed[0].json() == resumed[1].json()
+    assert resumed[0].json()["view"] == state["view"] and resumed[0].json()["log"] == state["log"]

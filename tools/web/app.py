@@ -21,6 +21,7 @@ import html
 import json
 import os
 import re
+import threading
 from urllib.parse import quote
 
 from starlette.applications import Starlette
@@ -39,31 +40,47 @@ MAX_BODY = 64 * 1024
 
 
 class Tables:
-    """The games this server knows, loaded from the save folder on first use."""
+    """The games this server knows, loaded from the save folder on first use.
+
+    Loading a save replays every decision of its game: a second or more for a long one.  That is
+    done in a worker thread, not in the event loop every other request waits on, and one load at a
+    time per game: two requests for a game not yet loaded get the same table.
+    """
 
     def __init__(self, save_dir: str | None):
         self.save_dir = save_dir
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, threading.Lock] = {}
+        self._loading_lock = threading.Lock()
 
     def add(self, t: Table) -> Table:
         self.tables[t.gid] = t
         return t
 
-    def get(self, gid: str) -> Table:
+    async def get(self, gid: str) -> Table:
         t = self.tables.get(gid)
         if t is not None:
             return t
         if self.save_dir and gid.replace("-", "").replace("_", "").isalnum():
             path = os.path.join(self.save_dir, gid + ".json")
             if os.path.isfile(path):
-                try:
-                    return self.add(Table.load(path, self.save_dir))
-                except Exception as e:     # a save that no longer loads (rules changed): say so
-                    if isinstance(e, RulesError) and fails_in_play(e):
-                        raise play_failure(e, 410, "this game's save cannot be resumed: the rules fail while "
-                                           "replaying its decisions") from None
-                    raise TableError(410, "this game's save cannot be resumed: %s" % _diagnostics_message(e)) from None
+                return await run_in_threadpool(self._load, gid, path)
         raise TableError(404, "no game '%s' on this server" % gid)
+
+    def _load(self, gid: str, path: str) -> Table:
+        with self._loading_lock:
+            lock = self._loading.setdefault(gid, threading.Lock())
+        with lock:
+            t = self.tables.get(gid)        # (loaded while this request waited for the lock)
+            if t is not None:
+                return t
+            try:
+                return self.add(Table.load(path, self.save_dir))
+            except Exception as e:     # a save that no longer loads (rules changed): say so
+                if isinstance(e, RulesError) and fails_in_play(e):
+                    raise play_failure(e, 410, "this game's save cannot be resumed: the rules fail while "
+                                       "replaying its decisions") from None
+                raise TableError(410, "this game's save cannot be resumed: %s" % _diagnostics_message(e)) from None
 
 
 def _is_number(text: str, digits: int) -> bool:
@@ -149,8 +166,8 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
                 return fn(*args)
         return await run_in_threadpool(run)
 
-    def seat(request: Request) -> tuple[Table, int]:
-        t = tables.get(request.path_params["gid"])
+    async def seat(request: Request) -> tuple[Table, int]:
+        t = await tables.get(request.path_params["gid"])
         return t, t.seat_of(request.path_params["token"])
 
     async def home(request: Request):
@@ -203,7 +220,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
                              "game": "/game/%s/%s" % (t.gid, t.host)})
 
     async def game_page(request: Request):
-        t = tables.get(request.path_params["gid"])
+        t = await tables.get(request.path_params["gid"])
         t.check_host(request.path_params["key"])
         # (a replay's agents are its log's, any text: escaped like everything written into HTML)
         rows = "".join('<li><a href="%s">%s</a> (%s)</li>' % tuple(html.escape(one_line(l[k])) for k in ("url", "name", "agent"))
@@ -212,18 +229,18 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         return HTMLResponse(static_text("links.html").replace("{{rows}}", rows))
 
     async def table_page(request: Request):
-        seat(request)
+        await seat(request)
         return HTMLResponse(static_text("table.html"))
 
     async def state(request: Request):
-        t, p = seat(request)
+        t, p = await seat(request)
         at = request.query_params.get("at")
         if at is not None and not _is_number(at, 9):
             raise TableError(400, "at must be a decision number")
         return JSONResponse(await locked(t, t.state_for, p, int(at) if at is not None else None))
 
     async def move(request: Request):
-        t, p = seat(request)
+        t, p = await seat(request)
         data = await body(request)
         option = data.get("option")
         n = data.get("n")
@@ -237,19 +254,19 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
         return JSONResponse(await locked(t, run))
 
     async def advance(request: Request):
-        t, p = seat(request)
+        t, p = await seat(request)
         def run():
             t.advance()
             return t.state_for(p)
         return JSONResponse(await locked(t, run))
 
     async def why(request: Request):
-        t, p = seat(request)
+        t, p = await seat(request)
         option = request.query_params.get("option", "")
         return JSONResponse({"option": option, "why": await locked(t, t.why_not, p, option)})
 
     async def game_log(request: Request):
-        t, p = seat(request)
+        t, p = await seat(request)
         text = await locked(t, t.game_log)
         name = "provost-%s-%s.jsonl" % (os.path.splitext(os.path.basename(t.ruleset))[0], t.gid)
         # A header is Latin-1 and one line: a rule file's name may be neither ("caylus.fête€.rules",
