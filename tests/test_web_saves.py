@@ -144,3 +144,44 @@ def test_resuming_a_game_holds_up_no_other_request_and_loads_it_once(offered, tm
     assert len(loads) == 1
     assert resumed[0].json() == resumed[1].json()
     assert resumed[0].json()["view"] == state["view"] and resumed[0].json()["log"] == state["log"]
+
+
+def _bots_play_on(c, url, moves):
+    state = None
+    for _ in range(moves):
+        r = c.post(url + "/advance")
+        assert r.status_code == 200, r.text
+        state = r.json()
+    return state
+
+
+def test_a_bots_move_that_fails_leaves_the_game_as_its_save_resumes_it(offered, tmp_path, monkeypatch):
+    """A bot that fails part-way through choosing (here after drawing from its generator) answers
+    500, and the table is left as its save will resume it: the bot's generator too, else the game
+    in memory and the game a restarted server resumes go two ways from the bot's next move."""
+    import shutil
+
+    from provost.interpreter.agents import RandomAgent
+
+    c = client(offered, tmp_path / "saves")
+    url = "/api" + new_game(c, "caylus", 2, ["random", "random"], seed=5)["seats"][0]["url"]
+    _bots_play_on(c, url, 15)
+
+    real_choose = RandomAgent.choose
+
+    def fails_after_drawing(self, game, player):
+        real_choose(self, game, player)
+        raise RuntimeError("the agent failed")
+    monkeypatch.setattr(RandomAgent, "choose", fails_after_drawing)
+    before = c.get(url).json()
+    for _ in range(3):
+        r = c.post(url + "/advance")
+        assert r.status_code == 500 and "RuntimeError" in r.json()["error"]
+    assert c.get(url).json() == before
+    monkeypatch.undo()
+
+    shutil.copytree(tmp_path / "saves", tmp_path / "restarted")
+    resumed = client(offered, tmp_path / "restarted")
+    on, resumed_on = _bots_play_on(c, url, 60), _bots_play_on(resumed, url, 60)
+    assert [line["option"] for line in resumed_on["log"]] == [line["option"] for line in on["log"]]
+    assert resumed_on["view"] == on["view"]

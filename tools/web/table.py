@@ -428,8 +428,17 @@ class Table:
         p = g.current_player()
         if p is None or not self.is_bot(p):
             return False
-        # (the bot's option is not named in a failure: it may be a secret one)
-        self._apply_or_restore(self._bot(p).choose(g, p), "the move of %s (a bot)" % seat_name(p, g.s.humans))
+        bot = self._bot(p)
+        # A bot's generator is part of the game: a save resumes it by asking the bot again at each
+        # of its saved decisions, so a move that fails (in the bot or in the rules) must leave it
+        # where it was, as the game is, or the game in memory and the resumed one go two ways.
+        drawn = bot.rng.getstate()
+        try:
+            # (the bot's option is not named in a failure: it may be a secret one)
+            self._apply_or_restore(bot.choose(g, p), "the move of %s (a bot)" % seat_name(p, g.s.humans))
+        except BaseException:
+            bot.rng.setstate(drawn)
+            raise
         self.save()
         return True
 
@@ -437,13 +446,15 @@ class Table:
         """Play ``option``; if the rules fail while playing it (E100: a bad index in a user's rule
         file), the game is put back as it was before it -- the engine stops part-way through a
         decision -- and the failure is the answer, with the rule's place, rather than a table
-        left with nobody to decide."""
+        left with nobody to decide.  Any other failure (a bug: a 500) puts it back too."""
         from provost.dsl.diagnostics import RulesError
         before = self.game.clone()          # (a copy: replaying a long game would stall the server)
         try:
             self._apply(option)
-        except RulesError as e:
+        except Exception as e:              # (any failure: a game left part-way is no game its save resumes)
             self.game = before
+            if not isinstance(e, RulesError):
+                raise
             raise play_failure(e, 409, "the rules fail while playing %s, so the game cannot go on this way" % what,
                                "The game is as it was before that move. ") from None
 
