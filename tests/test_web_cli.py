@@ -400,3 +400,39 @@ def test_serve_checks_its_arguments_before_it_binds_the_port(capsys, tmp_path):
         code, _, err = run_cli(capsys, "serve", "caylus", "--agents", "human,random", *saves)
         assert code == 2 and "cannot listen on 127.0.0.1:%s" % port in err, err
     assert not list((tmp_path / "saves").glob("*.json"))
+
+
+@pytest.mark.parametrize("absolute", [False, True])
+def test_a_downloaded_log_names_the_rules_as_the_command_line_did_and_replays(capsys, tmp_path, monkeypatch, absolute):
+    """The finished game's log named a rule file by where the server keeps it (its absolute path):
+    a seat learnt the server's folders.  It names it as `serve` was given it (a relative path), or
+    by its name (an absolute path), and replays with `provost replay` from the folder it was named from."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    from pathlib import Path
+
+    from starlette.testclient import TestClient
+    examples = Path(__file__).resolve().parent.parent / "rulesets" / "examples"
+    (tmp_path / "rules").mkdir()
+    shutil.copy(examples / "caylus.brewery.rules", tmp_path / "rules")
+    monkeypatch.chdir(tmp_path)
+    named = str(tmp_path / "rules" / "caylus.brewery.rules") if absolute else "rules/caylus.brewery.rules"
+    app, _ = _served(capsys, monkeypatch, named, "--saves", str(tmp_path / "saves"))
+    c = TestClient(app)
+    made = c.post("/api/games", json={"ruleset": os.path.basename(named) if absolute else named, "players": 2,
+                                      "agents": ["random"], "seed": 3})
+    assert made.status_code == 200, made.text
+    url = "/api" + made.json()["seats"][0]["url"]
+    for _ in range(3000):
+        if c.post(url + "/advance").json()["finished"]:
+            break
+    log = c.get(url + "/log")
+    assert log.status_code == 200 and str(tmp_path) not in log.text
+    header = json.loads(log.text.splitlines()[0])
+    assert header["source"]["ruleset"] == ("caylus.brewery.rules" if absolute else named)
+    if absolute:
+        monkeypatch.chdir(tmp_path / "rules")
+    (tmp_path / "downloaded.jsonl").write_text(log.text, encoding="utf-8")
+    code, out, err = run_cli(capsys, "replay", str(tmp_path / "downloaded.jsonl"))
+    assert code == 0 and "identical result" in out + err, out + err

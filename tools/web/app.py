@@ -34,7 +34,8 @@ from provost.dsl.diagnostics import RulesError, one_line
 
 from .assets import static_text
 from .seeds import SeedSource
-from .table import BOT_AGENTS, Table, TableError, console, fails_in_play, files_named, play_failure
+from .table import (BOT_AGENTS, Table, TableError, console, fails_in_play, file_name, files_named,
+                    play_failure)
 
 MAX_BODY = 64 * 1024
 
@@ -116,6 +117,7 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
             tables.add(t)
     allowed = {r["ruleset"]: {v["name"] for v in r["variants"]} for r in rulesets}
     paths = {r["ruleset"]: r.get("path", r["ruleset"]) for r in rulesets}
+    shown = {path: name for name, path in paths.items()}
     rulesets = [{k: v for k, v in r.items() if k != "path"} for r in rulesets]
 
     async def body(request: Request) -> dict:
@@ -267,7 +269,8 @@ def create_app(rulesets: list[dict], defaults: dict, save_dir: str | None, repla
 
     async def game_log(request: Request):
         t, p = await seat(request)
-        text = await locked(t, t.game_log)
+        # The rules named as the page names them: where the server keeps them is nobody's business.
+        text = await locked(t, t.game_log, lambda path: shown.get(path) or file_name(path))
         name = "provost-%s-%s.jsonl" % (os.path.splitext(os.path.basename(t.ruleset))[0], t.gid)
         # A header is Latin-1 and one line: a rule file's name may be neither ("caylus.fête€.rules",
         # a quote, a line break), so the name is given plain ASCII and, exactly, as RFC 6266's filename*.

@@ -112,6 +112,29 @@ def files_named(text: str, paths) -> str:
     return text
 
 
+def named_rules(source: dict, named) -> dict:
+    """A log's ``source`` ({ruleset, variant}) with its rule files named as the seats know them,
+    not where the server keeps them: the rule file by ``named(path)`` (as it was named on the
+    command line, or by its name), a variant file beside it beside that name, any other by its
+    name.  The log replays where those names lead to the files (``provost replay`` run in the
+    folder the server was started in)."""
+    from provost.dsl.compose import SEPARATOR, split_variants
+
+    ruleset, variant = source.get("ruleset"), source.get("variant")
+    home = os.path.dirname(ruleset) if isinstance(ruleset, str) and os.path.isabs(ruleset) else None
+    shown = named(ruleset) if home is not None else ruleset
+
+    def part(path: str) -> str:
+        if not os.path.isabs(path):
+            return path
+        if os.path.dirname(path) == home:
+            return os.path.join(os.path.dirname(shown), os.path.basename(path))
+        return os.path.basename(path)
+    if isinstance(variant, str):
+        variant = SEPARATOR.join(part(p) for p in split_variants(variant))
+    return {"ruleset": shown, "variant": variant}
+
+
 def fails_in_play(e) -> bool:
     """Whether RulesError ``e`` is a rule failing while playing (E100, E101), not rules that do not load."""
     return any(d.code in PLAY_FAILURES for d in e.diagnostics)
@@ -477,10 +500,12 @@ class Table:
         return files_named(explain(g, option, lambda p: seat_name(p, humans)), [*g.rs.files, *g.rs.chain])
 
     # ------------------------------------------------------------ the game log
-    def game_log(self) -> str:
+    def game_log(self, named=None) -> str:
         """The finished game as a JSON Lines game log (``gamelog``), for ``provost replay``/``view``/``serve --replay``.
 
         Only once the game is over: the log holds every seat's choices, secret ones included.
+        ``named`` (a rule file's absolute path -> how the seats know it: ``named_rules``) names the
+        rules in the log's ``source``; without it they are named where the server keeps them.
         """
         import io
 
@@ -488,8 +513,11 @@ class Table:
 
         if not self.game.finished:
             raise TableError(409, "the game log is offered once the game is over (it holds every seat's choices)")
+        source = {"ruleset": self.ruleset, "variant": self.variant}
+        if named is not None:
+            source = named_rules(source, named)
         buf = io.StringIO()
-        w = GameLogWriter(buf, self.game, self.agents, {"ruleset": self.ruleset, "variant": self.variant})
+        w = GameLogWriter(buf, self.game, self.agents, source)
         for i, d in enumerate(self.decisions, 1):
             w.decision(i, d.player, d.option, d.round, d.phase)
         w.result(self.game)
