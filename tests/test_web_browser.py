@@ -486,3 +486,30 @@ def test_a_game_of_bots_only_is_watched_to_its_end(browser, server):
     assert page.locator(".panel.you").get_attribute("data-seat") == "1"
     assert page.locator("header .who").inner_text() == "Watching: Player 2"     # not "You": a bot plays it
     page.close()
+
+
+def test_a_move_that_cannot_be_saved_says_so_and_the_board_goes_on(browser, server, monkeypatch):
+    """A full disk: the move is answered 507 with the reason; the page shows it and fetches the
+    board again (the move was played), and the game goes on from there."""
+    import errno
+    import tempfile
+
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "caylus", "players": 2, "agents": ["human", "human"], "seed": 4})
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + g["seats"][0]["url"])
+    page.wait_for_selector("button.opt", timeout=60000)
+
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(tempfile, "mkstemp", disk_full)
+    before = page.locator("#app").get_attribute("data-n")
+    page.locator("button.opt").first.click()
+    page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before, timeout=60000)
+    page.wait_for_selector("#error", timeout=60000)
+    assert "No space left on device" in page.locator("#error").inner_text()
+    assert int(page.locator("#app").get_attribute("data-n")) == int(before) + 1
+    assert errors == []
+    page.close()
