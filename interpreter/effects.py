@@ -61,6 +61,12 @@ def names_in(e) -> set:
     return out
 
 
+def _add_payment_names(names: set, st: dict) -> None:
+    """The names a payment's arguments mention, the resources of its amounts among them (`pay 1 c`)."""
+    names |= names_in([st["args"], st.get("kw")])
+    names |= {a["what"] for a in st["args"] if a.get("e") == "amount"}
+
+
 class EffectCompiler:
     def __init__(self, program):
         self.p = program
@@ -219,14 +225,15 @@ class EffectCompiler:
         return requires
 
     def _leading_payments(self, body, scope, depth, names: set):
-        """The payments a block opens with, also inside a named effect it opens with (`spend 2`)."""
+        """The payments a block opens with, also inside a named effect it opens with (`spend 2`).
+
+        ``names`` receives the names the opening payments' arguments mention, and only theirs: the
+        statement after them (`gain 4 pp`) has no part in whether the option can be taken."""
         checks = []
         for st in body:
-            # A placement needs a worker in hand wherever it goes: its target is not part of the check.
-            if depth == 0 and st["s"] == "call" and st["name"] != "place_worker":
-                names |= names_in([st["args"], st.get("kw")])
-                names |= {a["what"] for a in st["args"] if a.get("e") == "amount"}   # `pay 1 c`
             if st["s"] == "call" and st["name"] == "pay":
+                if depth == 0:
+                    _add_payment_names(names, st)
                 checks.append(self.amounts(st["args"], scope))
             elif st["s"] == "call" and st["name"] == "place_worker":
                 checks.append(None)
@@ -235,6 +242,8 @@ class EffectCompiler:
                 inner = self._leading_payments(d["body"], frozenset(d["params"]) | {"player"}, depth + 1, names)
                 if not inner:
                     break
+                if depth == 0:
+                    _add_payment_names(names, st)
                 args = [self.ex.compile(a, scope) for a in st["args"]]
                 checks.extend(_bound(inner, d["params"], args, st["args"]))
                 if len(inner) < len(d["body"]):

@@ -25,7 +25,8 @@ from .program import Program, program_for
 from .runtime import MAX_NUMBER, index_in, short_repr, too_large
 from .state import GameFields, State
 
-ENGINE_VERSION = "2"     # 2: a piece records the decision it was placed in
+ENGINE_VERSION = "3"     # 2: a piece records the decision it was placed in; 3: a choice whose payments
+                         # read nothing hidden is no longer asked when one option is left (games change)
 
 # The most frames the engine runs between two decisions before it calls the rules endless.  The
 # shipped games need at most a few hundred; the budget turns a loop or recursion that never asks

@@ -3,7 +3,7 @@
 A log has one JSON object per line:
 
     {"type": "header", "log_format": 1, "ruleset": "caylus", "variant": null, "players": 4, "seed": 7,
-     "ruleset_hash": "...", "engine": "2", "agents": ["greedy", "random", ...],
+     "ruleset_hash": "...", "engine": "3", "agents": ["greedy", "random", ...],
      "source": {"ruleset": "caylus", "variant": null}}
     {"type": "decision", "n": 1, "player": 2, "option": "place:gate", "round": 1, "phase": "placement"}
     ...
@@ -377,6 +377,25 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
     engine_note = ""
     if header.get("engine") != ENGINE_VERSION:
         engine_note = " (written by engine %s, replayed by engine %s)" % (header.get("engine"), ENGINE_VERSION)
+    try:
+        result_seen, line = _replay_records(game, records, report, line, IllegalOption)
+    except _Diverged as d:
+        if engine_note and d.code == "R001":
+            # An engine of another version plays some choices differently (ENGINE_VERSION): say so.
+            d.message += engine_note
+        raise
+    if not result_seen:
+        raise _Diverged(line + 1, "the log ends without a result line after %s (truncated or abandoned)%s"
+                        % (_decisions(report.decisions), "; the game is not finished" if not game.finished else ""),
+                        "R002")
+    report.ok = True
+    report.message = "replayed %s of %s%s with %d players, seed %d: identical result%s" % (
+        _decisions(report.decisions), rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
+
+
+def _replay_records(game, records, report: ReplayReport, line: int, IllegalOption) -> tuple[bool, int]:
+    """Play the log's decisions and check its result; whether a result line was seen, and the
+    number of the last line read."""
     result_seen = False
     for line, rec in records:
         kind = rec.get("type")
@@ -391,13 +410,7 @@ def _replay_into(path: str, rs, report: ReplayReport) -> None:
         else:
             raise _Diverged(line, "unknown line type %s (expected 'decision' or 'result')" % json.dumps(kind),
                             "R002")
-    if not result_seen:
-        raise _Diverged(line + 1, "the log ends without a result line after %s (truncated or abandoned)%s"
-                        % (_decisions(report.decisions), "; the game is not finished" if not game.finished else ""),
-                        "R002")
-    report.ok = True
-    report.message = "replayed %s of %s%s with %d players, seed %d: identical result%s" % (
-        _decisions(report.decisions), rs.name, "/" + rs.variant if rs.variant else "", players, seed, engine_note)
+    return result_seen, line
 
 
 def _decisions(n: int) -> str:

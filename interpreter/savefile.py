@@ -122,6 +122,8 @@ def parse(text) -> dict:
         for pc in d["state"]["pieces"]:
             pc.insert(6, 0)
         d["engine"] = "2"
+    if d["engine"] == "2":          # the same layout: engine 3 plays some choices differently
+        d["engine"] = "3"
     return d
 
 

@@ -240,6 +240,19 @@ def test_legal_but_different_option_diverges_later_or_at_the_result(game_log, tm
     assert not r.ok and r.line > k
 
 
+def test_a_divergence_in_a_log_of_another_engine_says_which_engine_wrote_it(game_log, tmp_path, capsys):
+    # Engines of different versions play some choices differently: the reader is told why a log
+    # of another engine may no longer replay (and that one that does was written by another).
+    from provost.interpreter.engine import ENGINE_VERSION
+    path, lines, _ = game_log
+    older = _alter(lines, 1, engine="2")
+    r = check_log(str(_write(tmp_path, _alter(older, 12, option="place:the_moon"))))
+    assert not r.ok and r.code == "R001" and r.line == 12
+    assert r.detail.endswith("(written by engine 2, replayed by engine %s)" % ENGINE_VERSION)
+    r = check_log(str(_write(tmp_path, older, "ok.jsonl")))
+    assert r.ok and r.message.endswith("(written by engine 2, replayed by engine %s)" % ENGINE_VERSION)
+
+
 def test_tampered_player_names_its_line(game_log, tmp_path, capsys):
     path, lines, _ = game_log
     rec = json.loads(lines[7])

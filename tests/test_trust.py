@@ -446,6 +446,16 @@ def test_an_engine_1_save_still_resumes():
     assert all(len(pc) >= 7 for pc in g.s.pieces)
 
 
+
+def test_an_engine_2_save_resumes_as_it_is():
+    # Engine 3 changed how some choices are played, not the layout of a save.
+    from provost.interpreter.engine import ENGINE_VERSION
+    d = json.loads(SAVES[1])
+    d["engine"] = "2"
+    g = Game.from_json(json.dumps(d))
+    assert json.loads(g.to_json())["engine"] == ENGINE_VERSION == "3"
+    assert json.loads(g.to_json())["state"] == d["state"]
+
 # ------------------------------------------------------------------ files a rule file or log may name
 def test_a_variant_may_not_name_a_file_outside_its_folder_or_not_a_rule_file(tmp_path):
     (tmp_path / "token.txt").write_text("SECRET-TOKEN\n")
