@@ -133,6 +133,28 @@ def test_a_worker_sent_to_the_castle_by_the_gate_builds_after_those_placed_in_ph
     assert g.current_player() == BLUE and g.prompt() == ROW
 
 
+# ------------------------------------------------------------------ 5: beyond the provost
+def test_a_worker_beyond_the_provost_comes_home_and_the_owner_keeps_his_point():
+    # EN 5: "The players who have workers on these unused buildings get them back without a
+    # compensation (the PPs granted by these workers are not canceled)."  Played from phase 2:
+    # Red works Blue's quarry on space 9; nobody moves the provost from space 6.
+    g = new_game(players=3, turn_order=[RED, BLUE, GREEN])
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_quarry", 9, BLUE)
+    for p in (RED, BLUE, GREEN):
+        give(g, p, denier=5, stone=0, pp=0)
+    g.start_phase("placement")
+    choose(g, "place:wood_quarry")                  # 1 denier: nobody has passed; Blue +1 PP
+    assert counter(g, "pp", BLUE) == 1 and counter(g, "denier", RED) == 4
+    choose(g, "pass", "pass", "pass")               # Blue (+1 denier), Green, Red
+    assert g.prompt() == "Move the provost" and g.s.counters["provost"] == 6
+    choose(g, "pass", "pass", "pass")
+    # The quarry was not activated: no stone, the worker is home, Blue keeps his point.
+    assert g.s.round == 2 and g.prompt() == PLACE
+    assert counter(g, "stone", RED) == 0 and counter(g, "workers", RED) == 6
+    assert counter(g, "pp", BLUE) == 1 and counter(g, "stone", BLUE) == 0
+
+
 # ------------------------------------------------------------------ 5A: production buildings
 def test_the_owner_working_his_own_stone_building_takes_no_extra_cube():
     # EN 5A: "If the building is activated by its owner, the owner takes the normal income
