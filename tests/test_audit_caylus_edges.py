@@ -94,6 +94,25 @@ def test_the_provost_moves_only_as_far_as_the_player_can_pay():
     assert g.current_player() == GREEN
 
 
+# ------------------------------------------------------------------ 3F: the inn's right circle
+def test_from_the_inn_a_worker_on_an_opponents_building_costs_one_and_still_gives_the_point():
+    # EN 3F: "The player who occupies the circle on the right always pays 1 denier to place
+    # their workers, no matter how many players have passed (the player's opponents still gain
+    # 1 PP every time the former uses their buildings)."  Also the castle (EN 2E's price).
+    g = new_game(players=3, turn_order=[GREEN, BLUE, RED])
+    empty_road_after_neutrals(g)
+    g.put_tile("wood_quarry", 9, BLUE)
+    occupy(g, "inn_right", RED)
+    for p in (RED, BLUE, GREEN):
+        give(g, p, denier=10, pp=0)
+    g.start_phase("placement")
+    choose(g, "pass", "pass")                       # Green, Blue: the others' price is 3
+    choose(g, "place:wood_quarry")
+    assert counter(g, "denier", RED) == 9 and counter(g, "pp", BLUE) == 1
+    choose(g, "place:castle")
+    assert counter(g, "denier", RED) == 8
+
+
 # ------------------------------------------------------------------ 3A: the gate
 def test_the_gate_may_send_a_worker_to_the_inn_which_drives_out_the_right_circle():
     # EN 3A: "the worker can be placed in another unoccupied special building, in the castle,
@@ -316,3 +335,29 @@ def test_two_players_the_gate_cannot_send_a_worker_to_the_stables():
     g.start_phase("specials")
     assert g.prompt() == "Move your worker from the gate"
     assert "move:stables" not in g.legal_options() and "move:castle" in g.legal_options()
+
+
+# ------------------------------------------------------------------ 5D, 5E: what a market or peddler offers
+@pytest.mark.parametrize("kind,options", [
+    # EN 5E: "They do not allow you to buy gold.  At the fixed peddler's shop, you cannot buy
+    # more than 1 cube.  The non-fixed peddler (the wood building) allows you to buy 1 or 2
+    # cubes of your choice."
+    ("peddler", ["skip", "buy:food", "buy:wood", "buy:stone", "buy:cloth"]),
+    ("wood_peddler", ["skip", "buy:food", "buy:wood", "buy:stone", "buy:cloth",
+                      "buy:food+food", "buy:food+wood", "buy:food+stone", "buy:food+cloth",
+                      "buy:wood+wood", "buy:wood+stone", "buy:wood+cloth", "buy:stone+stone",
+                      "buy:stone+cloth", "buy:cloth+cloth"]),
+    # EN 5D: "It is not possible to sell several cubes at once."
+    ("wood_marketplace", ["skip", "sell:food", "sell:wood", "sell:stone", "sell:cloth", "sell:gold"]),
+])
+def test_peddlers_sell_no_gold_and_a_marketplace_buys_one_cube(kind, options):
+    g = new_game(players=3)
+    empty_road_after_neutrals(g)
+    if kind != "peddler":
+        g.put_tile(kind, 9, BLUE)
+    g.s.counters["provost"] = 9
+    occupy(g, "peddler" if kind == "peddler" else tile_at(g, 9), RED)
+    give(g, RED, denier=10, food=2, wood=2, stone=2, cloth=2, gold=2)
+    g.start_phase("activation")
+    assert g.current_player() == RED
+    assert sorted(g.legal_options()) == sorted(options)
