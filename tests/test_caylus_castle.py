@@ -39,9 +39,9 @@ def test_the_bailiff_reaching_the_dungeon_also_scores_the_completed_walls():
     assert g.s.counters["scored"] == [1, 1, 0]           # both sections, in the same turn
     assert g.s.counters["current_section"] == 2
     assert g.s.counters["favor_columns"] == 5            # column 5 opens after the Walls
-    # Red: 3 Dungeon parts (2 favors) and 5 Walls parts (3 favors), all in one phase: the
-    # favors go to different rows, so the fifth cannot be taken ("impossible to gain more
-    # than 4 favors in a phase").
+    # Red: 3 Dungeon parts (1 favor) and 5 Walls parts (3 favors), all in one phase: the
+    # favors go to different rows, so the last of the four has one row left (a fifth would be
+    # lost: test_audit_caylus_edges.py).
     red_rows = [legal for who, legal in asked if who == RED]
     assert [len(legal) for legal in red_rows] == [4, 3, 2]   # the fourth row is the only one left
     assert g.s.counters["favor_level"][RED] == [1, 1, 1, 1]     # one step on each of the four rows
