@@ -10,7 +10,7 @@ from provost.dsl.loader import load_checked
 from provost.interpreter.engine import Game
 
 from test_ys_characters import FIRST_BROKER, PLAY, counting, place_two, placement, until
-from test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, counting_position, piece, ys_variant
+from test_ys_examples import BLUE, ORANGE, PURPLE, YELLOW, piece, set_line_gems, ys_variant
 from test_ys_rules_more import (COLORS, COLUMN_CHOICE, NEUTRAL, SPY, bank, market_position, set_bank,
                                 two_player_counting)
 
@@ -78,6 +78,19 @@ def test_the_king_does_not_count_towards_the_two_cards():
     while g.s.zones["character_shown"]["n1"]:
         g.apply(g.legal_options()[0])
     assert g.s.counters["vp"][BLUE] == 5 and g.s.counters["cards_played"][BLUE] == 1
+
+
+def test_a_card_won_in_the_count_waits_for_the_next_turn():
+    # EN 281: "'Character' cards can be played from the next turn on."  Blue's '4' wins the
+    # Alchemist in neighborhood 1's palace; the Alchemist's moment, the end of this same counting
+    # phase, comes and goes without Blue being asked.
+    g = counting({})
+    g.s.zones["character_shown"]["n1"] = ["alchemist"]
+    g.start_phase("counting")
+    seen = []
+    play_first_options_while(g, "counting", seen)
+    assert (BLUE, PLAY) not in seen and g.s.zones["hand"][BLUE] == ["alchemist"]
+    assert g.s.round == 2
 
 
 # ------------------------------------------------------------------ character cards: powers
@@ -206,6 +219,27 @@ def _neutral_wins_the_palace(g: Game, card: str, quotation) -> None:
                 s.counters["bank"][g.prog.enums["gem_kinds"].index(gem)] += 1
         s.zones["line_gem"][line] = []
     s.counters["quotation"] = list(quotation)
+
+
+def test_neutral_player_wins_its_draws_on_the_market():
+    # EN 372: "The neutral player wins all the ties in which it is involved": a market line (EN 206)
+    # and the highest bidder (EN 212), even against seat 0's 4 + 4 + 3 before the screen.  The
+    # draw of columns is not one it is in: seat 0, with the most before the screen, chooses (EN 208).
+    g = Game.new(ys_variant("two_players"), players=2, seed=0)
+    _neutral_wins_the_palace(g, "spy", (7, 7, 7, 7))
+    g.s.pieces = [piece(0, 3, "m_blue_2"), piece(NEUTRAL, 3, "m_green_2"), piece(0, 4, "front", 1),
+                  piece(0, 4, "front", 1), piece(0, 3, "front", 1)]
+    g.s.zones["character_shown"]["n1"] = []
+    set_line_gems(g, {"line2": ["red"], "line3": []})
+    g.start_phase("counting")
+    assert g.s.counters["red"][NEUTRAL] == 1 and g.s.counters["red"][0] == 0
+    assert (g.current_player(), g.legal_options()) == (0, ["column:blue", "column:green"])
+    g.apply("column:blue")
+    assert (g.current_player(), g.legal_options()) == (0, ["column:yellow", "column:red"])
+    g.apply("column:yellow")
+    # Blue +2, green +1, yellow -1, red -2; then the neutral, highest bidder, moves its red up.
+    assert g.s.counters["quotation"] == [9, 8, 6, 6]
+    assert g.s.phase == "bidding"
 
 
 def test_neutral_player_turns_a_blue_edged_card_into_the_strongest_colour():
