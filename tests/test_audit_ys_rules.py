@@ -304,3 +304,18 @@ def test_kings_favor_with_three_players_uses_the_first_three_places():
     # EN 400-401: 12, 7, 3 for the first three places; all three tied: (12 + 7 + 3) // 3 = 7.
     assert _throne_scores("kings_favor", 3, [4, 2, 0]) == [12, 7, 3]
     assert _throne_scores("kings_favor", 3, [1, 1, 1]) == [7, 7, 7]
+
+
+def test_kings_favor_herald_cannot_reach_the_throne_room():
+    # EN 392: "Characters have no power in the throne room (e.g. the herald cannot be used to take
+    # away or bring in a broker)."  Blue has a '4' in the throne room and a '3' on the board.
+    g = Game.new(ys_variant("kings_favor"), players=4, seed=0)
+    g.s.pieces = [pc for pc in g.s.pieces if pc[1] != BLUE] + [piece(BLUE, 4, "throne"), piece(BLUE, 3, "n1_port")]
+    g.s.zones["hand"][BLUE] = ["herald"]
+    g.s.orders["turn_order"] = [BLUE, ORANGE, PURPLE, YELLOW]
+    g.start_phase("counting")
+    assert (g.current_player(), g.prompt()) == (BLUE, PLAY)
+    g.apply("play:herald")
+    moves = g.legal_options()[1:]
+    assert "move:3:n1_port:n2_port" in moves and "move:3:n1_port:m_blue_1" in moves
+    assert not any("throne" in o for o in moves)
