@@ -127,6 +127,16 @@ def test_a_whole_game_by_clicking(browser, server, ruleset, players):
     clicks = _play_by_clicking(page, random.Random(3))
     assert clicks > 5
     assert "Game over" in page.locator("#result").inner_text()
+    # the result beside the board: every player's place and score, the winners first, you named
+    result = page.request.get(base + "/api" + page.url.split(base)[1].split("?")[0]).json()["result"]
+    rows = page.locator("#standings tr[data-seat]")
+    assert rows.count() == len(result["scores"])
+    seats = [int(rows.nth(i).get_attribute("data-seat")) for i in range(rows.count())]
+    assert set(seats[:len(result["winners"])]) == set(result["winners"])
+    assert [result["scores"][s] for s in seats[len(result["winners"]):]] == \
+        sorted((result["scores"][s] for s in seats[len(result["winners"]):]), reverse=True)
+    assert all("winner" in (rows.nth(i).get_attribute("class") or "") for i in range(len(result["winners"])))
+    assert "(you)" in page.locator("#standings tr[data-seat='0']").inner_text()
     href = page.locator("#gamelog").get_attribute("href")
     log = page.request.get(base + href)
     assert log.status == 200 and log.text().startswith('{"type": "header"')
@@ -266,13 +276,17 @@ def test_replay_page_steps_through_a_log(browser, tmp_path):
     # as the server's replay says it: the winners, and the seat watched (nobody is "You" in a replay)
     assert "winner: Player %d" % (game.winners()[0] + 1) in page.locator("#result").inner_text()
     assert page.locator("header .who").inner_text() == "Watching: Player 1"
+    assert page.locator("#standings tr[data-seat]").first.get_attribute("data-seat") == str(game.winners()[0])
+    assert "(you)" not in page.locator("#standings").inner_text()
     n = game.s.decisions
     assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (n, n)
     page.locator("#slider").fill("0")
     page.wait_for_selector("#stepat:has-text('0 / %d')" % n)
     assert page.locator("[data-track=road] .worker").count() == 0
-    for _ in range(10):
+    for _ in range(8):
         page.click("#next")
+    for _ in range(2):                  # the step button keeps the keyboard's focus when the board is drawn again
+        page.keyboard.press("Enter")
     assert page.locator("#stepat").inner_text().strip() == "10 / %d" % n
     page.select_option("#seat", "2")
     assert page.locator(".panel.you").get_attribute("data-seat") == "2"
@@ -512,4 +526,48 @@ def test_a_move_that_cannot_be_saved_says_so_and_the_board_goes_on(browser, serv
     assert "No space left on device" in page.locator("#error").inner_text()
     assert int(page.locator("#app").get_attribute("data-n")) == int(before) + 1
     assert errors == []
+    page.close()
+
+
+def test_the_keyboard_keeps_its_place_when_the_page_is_drawn_again(browser, server):
+    """Every move redraws the page: a decision answered with Enter leaves the focus on the next
+    decision's prompt (Tab goes on to its first option), and the slider, stepped with the arrow
+    keys, keeps the focus from one step to the next."""
+    page = _seat_page(browser, server, seed=4)
+    for _ in range(3):
+        page.wait_for_selector("button.opt")
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before)
+        page.wait_for_selector("button.opt")
+        page.wait_for_function("document.activeElement.id === 'prompt'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('opt')")
+    total = int(page.locator("#app").get_attribute("data-n"))
+    page.locator("#slider").focus()
+    for k in range(1, 4):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector("#stepat:has-text('%d / %d')" % (total - k, total))
+        page.wait_for_selector("text=Showing the board before decision %d" % (total - k + 1))
+        assert page.evaluate("document.activeElement.id") == "slider"
+    page.close()
+
+
+def test_the_header_says_when_it_is_your_turn(browser, server):
+    """A seat with a decision to take reads "Your turn" in the header and the window's title (a
+    player with the table in another tab sees it there); a seat waiting reads who is to decide."""
+    base, _ = server
+    g = _post(base + "/api/games", {"ruleset": "caylus", "players": 2, "agents": ["human", "human"], "seed": 2})
+    page = browser.new_page()
+    seen = {}
+    for s in g["seats"]:
+        page.goto(base + s["url"])
+        page.wait_for_selector("button.opt, p.waiting")
+        seen[page.locator("button.opt").count() > 0] = (page.locator("header").inner_text(), page.title())
+    assert set(seen) == {True, False}
+    header, title = seen[True]
+    assert "Your turn" in header and title.startswith("Your turn")
+    header, title = seen[False]
+    assert "Your turn" not in header and "to decide" in header and not title.startswith("Your turn")
     page.close()

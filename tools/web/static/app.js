@@ -199,8 +199,34 @@ const Provost = (() => {
       watching === "public" ? el("span", {class: "who"}, "Watching: what every seat sees") :
       view.seat !== null && view.seat !== undefined ? el("span", {class: "who", style: `color:${color(view.seat)}`},
         `${watching ? "Watching" : "You"}: ${view.players[view.seat] || "Neutral"}`) : null,
+      // a decision offered to this seat: said where the eye starts, not only beside the buttons
+      view.options && view.options.length ? el("span", {class: "turn", id: "turn"}, "Your turn") : null,
       who ? el("span", {class: "wait"}, `${who} to decide${view.waiting_prompt ? ": " + view.waiting_prompt : ""}`) : null,
       extra || null);
+  }
+
+  // The game's end, said once in the header and laid out beside the board: each player's place
+  // and score, the winners first, then by score (the engine's tie-breaks decide the winners).
+  function resultLine(result, players) {
+    return el("span", {class: "result", id: "result"}, "Game over — " +
+      result.scores.map((s, i) => `${players[i]} ${s}`).join(", ") + " — winner: " +
+      result.winners.map((w) => players[w]).join(", "));
+  }
+  function standings(result, players, seat) {
+    const key = (i) => [result.winners.includes(i) ? 1 : 0, result.scores[i]];
+    const ahead = (a, b) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+    const seats = result.scores.map((_, i) => i).sort((a, b) => ahead(key(a), key(b)) ? -1 : ahead(key(b), key(a)) ? 1 : a - b);
+    const rows = seats.map((i) => {
+      const place = 1 + seats.filter((j) => ahead(key(j), key(i))).length;
+      const won = result.winners.includes(i);
+      return el("tr", {class: (won ? "winner" : "") + (i === seat ? " you" : ""), "data-seat": i},
+        el("td", {}, place), el("td", {style: `color:${color(i)}`}, players[i] + (i === seat ? " (you)" : "")),
+        el("td", {class: "num"}, result.scores[i]), el("td", {}, won ? "winner" : ""));
+    });
+    const title = result.winners.length > 1 ? "Game over — a shared victory" :
+      `Game over — ${players[result.winners[0]]}${result.winners[0] === seat ? " (you)" : ""} wins`;
+    return el("div", {class: "standings", id: "standings"}, el("h2", {}, title),
+      el("table", {}, el("tr", {}, el("th", {}, "place"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
   }
 
   function logList(log, upto) {
@@ -238,9 +264,13 @@ const Provost = (() => {
       history.replaceState(null, "", location.pathname + (query ? "?" + query : ""));
     }
 
+    // Only the answer to the latest request is drawn: stepping fast with the keyboard asks for
+    // several boards at once, and an earlier one answered last must not replace the one stepped to.
+    let asked = 0;
     async function load() {
-      try { show(await api(base + (at !== null ? `?at=${at}` : ""))); }
-      catch (e) { message = e.message; render(); }
+      const mine = ++asked;
+      try { const s = await api(base + (at !== null ? `?at=${at}` : "")); if (mine === asked) show(s); }
+      catch (e) { if (mine === asked) { message = e.message; render(); } }
     }
     function show(s) {
       state = s;
@@ -289,22 +319,32 @@ const Provost = (() => {
         why(`${heads[0] || "place"}:${name}`);
       }
     }
+    // Keyboard use: every redraw replaces the page, so the control that had the focus (the
+    // slider, the speed menu) gets it back, and a player who answered a decision from the
+    // keyboard finds the focus at the next decision (its prompt: Tab goes on to its options).
+    let inDecision = false;
+    function refocus(focusedId) {
+      const again = focusedId && document.getElementById(focusedId);
+      if (again) again.focus();
+      else if (inDecision && state && state.your_turn) { document.getElementById("prompt").focus({preventScroll: true}); inDecision = false; }
+    }
     function render() {
+      const f = document.activeElement;
+      const focusedId = f && f !== document.body && app.contains(f) ? f.id : "";
+      if (f && f.closest && f.closest("#decision") && !f.id) inDecision = true;
       app.replaceChildren();
       app.dataset.n = state ? state.decisions : "";       // tests wait on these
       app.dataset.turn = state && state.your_turn ? "yes" : "no";
       if (!state) { app.append(el("p", {class: "error"}, message || "loading…")); return; }
       const v = state.view;
-      const status = state.finished ? el("span", {class: "result", id: "result"}, "Game over — " +
-          state.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
-          state.result.winners.map((w) => v.players[w]).join(", ")) :
+      const status = state.finished ? resultLine(state.result, v.players) :
         state.replay ? el("span", {class: "wait"}, "Replay") : null;
       app.append(header(v, status, state.spectator ? "public" : state.agents[state.seat] !== "human"));
       const side = el("aside", {});
       // the decision
       const dec = el("section", {class: "decision", id: "decision"});
       if (state.your_turn) {
-        dec.append(el("h2", {}, v.prompt || "Your decision"),
+        dec.append(el("h2", {id: "prompt", tabindex: -1}, v.prompt || "Your decision"),
           el("div", {class: "options"}, v.options.map((o) => el("button", {class: "opt", "data-option": o.id, title: o.id,
             onclick: () => move(o.id)}, o.label))));
         const heads = [...new Set(v.options.filter((o) => o.id.includes(":")).map((o) => o.id.split(":")[0]))];
@@ -314,10 +354,13 @@ const Provost = (() => {
           el("small", {}, " or click a place on the board")));
       } else if (at !== null) {
         dec.append(el("p", {}, `Showing the board before decision ${at + 1} of ${state.decisions}. `,
-          el("button", {onclick: () => { at = null; load(); }}, "Back to now")));
+          el("button", {id: "now", onclick: () => { at = null; inDecision = true; load(); }}, "Back to now")));
       } else if (!state.finished) {
         dec.append(el("p", {class: "waiting"}, state.bot_to_move ? "Bots are playing…" : "Waiting for another player…"));
         if (!state.bot_to_move) later(() => { if (at === null && !busy) load(); }, 1500);
+      }
+      if (state.finished && at === null) {
+        dec.append(standings(state.result, v.players, state.replay || state.spectator || state.agents[state.seat] !== "human" ? null : state.seat));
       }
       if (state.finished && !state.replay) {
         dec.append(el("p", {}, el("a", {href: base + "/log", id: "gamelog", download: ""}, "Download the game log"),
@@ -344,9 +387,10 @@ const Provost = (() => {
           for (const e of app.querySelectorAll(`[data-place="${CSS.escape(part.split("/")[0])}"]`)) e.classList.add("lastmove");
         }
       }
-      document.title = `${v.title} — ${v.players[v.seat] || "table"}`;
+      document.title = `${state.your_turn ? "Your turn — " : ""}${v.title} — ${v.players[v.seat] || "table"}`;
       const lg = document.getElementById("log");
       if (lg) lg.scrollTop = lg.scrollHeight;
+      refocus(focusedId);
     }
     load();
   }
@@ -425,13 +469,13 @@ const Provost = (() => {
     const app = document.getElementById("app");
     let seat = 0, at = data.frames[0].length - 1;
     function render() {
+      const f = document.activeElement;
+      const focusedId = f && f !== document.body && app.contains(f) ? f.id : "";
       app.replaceChildren();
       const v = data.frames[seat][at];
       const last = at === data.frames[seat].length - 1;
       // (as the server's replay says it: the game's result with its winners, and the seat watched, not "You")
-      const result = last && data.result ? el("span", {class: "result", id: "result"}, "Game over — " +
-        data.result.scores.map((s, i) => `${v.players[i]} ${s}`).join(", ") + " — winner: " +
-        data.result.winners.map((w) => v.players[w]).join(", ")) : null;
+      const result = last && data.result ? resultLine(data.result, v.players) : null;
       app.append(header(v, result, true));
       const side = el("aside", {});
       const slider = el("input", {type: "range", id: "slider", min: 0, max: data.frames[seat].length - 1, value: at,
@@ -443,7 +487,10 @@ const Provost = (() => {
           slider, el("button", {id: "next", onclick: () => { if (at < data.frames[seat].length - 1) { at++; render(); } }}, "▶"),
           el("span", {id: "stepat"}, ` ${at} / ${data.frames[seat].length - 1}`))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(data.logs[seat], at)));
+      if (last && data.result) side.prepend(el("section", {class: "decision"}, standings(data.result, v.players, null)));
       app.append(el("main", {}, board(v, null), side));
+      const again = focusedId && document.getElementById(focusedId);
+      if (again) again.focus();       // (as on the server's page: the step buttons keep the keyboard)
     }
     render();
   }
