@@ -7,6 +7,7 @@ one (``PROVOST_CHROMIUM``, else ``chromium`` / ``chromium-browser`` / ``google-c
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -55,14 +56,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from provost.tools.cli.commands_web import _offered
-    from provost.tools.web.app import create_app
-
-    offered = _offered(BREWERY)
+@contextlib.contextmanager
+def _serving(app):
+    """The app served on a free port, in a thread: yields its base address."""
     port = _free_port()
-    app = create_app(offered, {}, str(tmp_path_factory.mktemp("saves")))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
@@ -73,9 +70,21 @@ def server(tmp_path_factory):
             break
         except OSError:
             time.sleep(0.1)
-    yield base, offered
-    srv.should_exit = True
-    th.join(10)
+    try:
+        yield base
+    finally:
+        srv.should_exit = True
+        th.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from provost.tools.cli.commands_web import _offered
+    from provost.tools.web.app import create_app
+
+    offered = _offered(BREWERY)
+    with _serving(create_app(offered, {}, str(tmp_path_factory.mktemp("saves")))) as base:
+        yield base, offered
 
 
 def _post(url, data):
@@ -571,3 +580,29 @@ def test_the_header_says_when_it_is_your_turn(browser, server):
     header, title = seen[False]
     assert "Your turn" not in header and "to decide" in header and not title.startswith("Your turn")
     page.close()
+
+
+def test_a_replay_is_watched_even_where_its_log_names_a_human(browser, server, tmp_path):
+    """`serve --replay` of a game a person played: the seat is watched, not "You" (nor its panel
+    "(you)", nor its row of the result), and no bot speed is offered, as no bot moves in a replay."""
+    from provost.interpreter.agents import make_agent, play_game
+    from provost.interpreter.engine import Game
+    from provost.interpreter.gamelog import GameLogWriter
+    from provost.tools.web.app import create_app
+    from provost.tools.web.table import Table
+
+    _, offered = server
+    log = tmp_path / "g.jsonl"
+    game = Game.new("caylus", players=3, seed=6)
+    with GameLogWriter(str(log), game, ["human", "random", "random"], {"ruleset": "caylus", "variant": None}) as w:
+        play_game(game, [make_agent("random", 6, i) for i in range(3)], log=w)
+    t = Table.from_log(str(log), str(tmp_path))
+    with _serving(create_app(offered, {}, str(tmp_path), replay=t)) as base:
+        page = browser.new_page()
+        page.goto(base + t.links()[0]["url"])
+        page.wait_for_selector("#standings")
+        assert page.locator("header .who").inner_text() == "Watching: Player 1"
+        assert page.locator(".panel.you h3").inner_text() == "Player 1 (watched)"
+        assert "(you)" not in page.locator("#app").inner_text()
+        assert page.locator("#speed").count() == 0
+        page.close()

@@ -61,7 +61,9 @@ const Provost = (() => {
   }
 
   // ---------------------------------------------------------------- the board
-  function board(view, onPlace) {
+  // watching: the seat shown is nobody's at this screen (a replay, a bot's seat): its panel is
+  // marked, but not "(you)"
+  function board(view, onPlace, watching) {
     const players = view.players;
     const root = el("div", {class: "board"});
     const place = (name) => onPlace ? {onclick: () => onPlace(name), class: "clickable"} : {};
@@ -147,7 +149,7 @@ const Provost = (() => {
     for (const p of view.panels) {
       panels.append(el("div", {class: "panel" + (p.you ? " you" : "") + (view.to_move === p.seat ? " tomove" : ""),
                                "data-seat": p.seat, style: `border-color:${color(p.seat)}`},
-        el("h3", {style: `background:${color(p.seat)}`}, p.name + (p.you ? " (you)" : ""),
+        el("h3", {style: `background:${color(p.seat)}`}, p.name + (p.you ? (watching ? " (watched)" : " (you)") : ""),
           view.to_move === p.seat ? " ◀ to decide" : ""),
         el("div", {class: "res"}, p.resources.map((r) =>
           el("span", {class: "r" + (r.score ? " score" : "") + (r.value && r.value.hidden ? " facedown" : ""), "data-res": r.name},
@@ -339,7 +341,9 @@ const Provost = (() => {
       const v = state.view;
       const status = state.finished ? resultLine(state.result, v.players) :
         state.replay ? el("span", {class: "wait"}, "Replay") : null;
-      app.append(header(v, status, state.spectator ? "public" : state.agents[state.seat] !== "human"));
+      // A replay is watched, whoever played the seat (its log may name a human there).
+      const watching = state.spectator ? "public" : state.replay || state.agents[state.seat] !== "human";
+      app.append(header(v, status, watching));
       const side = el("aside", {});
       // the decision
       const dec = el("section", {class: "decision", id: "decision"});
@@ -360,7 +364,7 @@ const Provost = (() => {
         if (!state.bot_to_move) later(() => { if (at === null && !busy) load(); }, 1500);
       }
       if (state.finished && at === null) {
-        dec.append(standings(state.result, v.players, state.replay || state.spectator || state.agents[state.seat] !== "human" ? null : state.seat));
+        dec.append(standings(state.result, v.players, watching ? null : state.seat));
       }
       if (state.finished && !state.replay) {
         dec.append(el("p", {}, el("a", {href: base + "/log", id: "gamelog", download: ""}, "Download the game log"),
@@ -375,11 +379,11 @@ const Provost = (() => {
       // (the speed menu is one of the controls: in a narrow window it comes first with them)
       side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider,
         el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`)),
-        el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); remember(true); }},
+        state.replay ? null : el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); remember(true); }},
           [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
             el("option", {value: ms, selected: ms === speed}, l))))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
-      app.append(el("main", {}, board(v, state.your_turn ? onPlace : null), side));
+      app.append(el("main", {}, board(v, state.your_turn ? onPlace : null, watching), side));
       // the last move this seat may know of: its place on the board, outlined
       const last = at === null ? state.log[state.log.length - 1] : state.log[at - 1];
       if (last && last.option) {
@@ -488,7 +492,7 @@ const Provost = (() => {
           el("span", {id: "stepat"}, ` ${at} / ${data.frames[seat].length - 1}`))));
       side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(data.logs[seat], at)));
       if (last && data.result) side.prepend(el("section", {class: "decision"}, standings(data.result, v.players, null)));
-      app.append(el("main", {}, board(v, null), side));
+      app.append(el("main", {}, board(v, null, true), side));
       const again = focusedId && document.getElementById(focusedId);
       if (again) again.focus();       // (as on the server's page: the step buttons keep the keyboard)
     }
