@@ -606,3 +606,17 @@ def test_a_replay_is_watched_even_where_its_log_names_a_human(browser, server, t
         assert "(you)" not in page.locator("#app").inner_text()
         assert page.locator("#speed").count() == 0
         page.close()
+
+
+def test_in_a_wide_window_the_decision_stays_in_sight_beside_ones_panel(browser, server):
+    """At 1024 x 768 the player panels are below the board: scrolled down to one's own panel, the
+    decision's buttons stay in sight in the side column (they scrolled away with the page)."""
+    page = _seat_page(browser, server, {"width": 1024, "height": 768}, seed=3)
+    page.wait_for_selector("button.opt")
+    page.locator(".panel.you").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 3000)
+    page.wait_for_function("window.scrollY > 0")
+    for sel in (".panel.you", "#decision h2", "button.opt"):
+        box = page.locator(sel).first.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 768, (sel, box)
+    page.close()
