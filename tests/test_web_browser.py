@@ -620,3 +620,14 @@ def test_in_a_wide_window_the_decision_stays_in_sight_beside_ones_panel(browser,
         box = page.locator(sel).first.bounding_box()
         assert box and 0 <= box["y"] and box["y"] + box["height"] <= 768, (sel, box)
     page.close()
+
+
+def test_a_scale_of_one_row_is_not_named_twice(browser, server):
+    """Caylus's current section is a scale of one row: its title names it, its row is not named
+    again ("current section" twice); the favor levels' rows keep their names."""
+    page = _seat_page(browser, server)
+    page.wait_for_selector("[data-scale=current_section]")
+    assert page.locator("[data-scale=current_section]").inner_text().count("current section") == 1
+    assert page.locator("[data-scale=current_section] .box").count() == 4
+    assert page.locator("[data-scale=favor_level] .slabel").count() == 4
+    page.close()

@@ -119,7 +119,9 @@ const Provost = (() => {
             } else if (s.values[i] === v) marks.push(el("span", {class: "chip"}, "●"));
             boxes.push(el("span", {class: "box" + (marks.length ? " on" : "")}, el("small", {}, v), marks));
           }
-          return el("div", {class: "scalerow"}, el("span", {class: "slabel"}, label), boxes);
+          // (a scale of one row named as the scale itself: its title already says it)
+          const named = s.by.length > 1 || label !== s.title;
+          return el("div", {class: "scalerow"}, named ? el("span", {class: "slabel"}, label) : null, boxes);
         });
         sc.append(el("div", {class: "scale", "data-scale": s.name}, el("h3", {}, s.title), rows));
       }
