@@ -631,3 +631,24 @@ def test_a_scale_of_one_row_is_not_named_twice(browser, server):
     assert page.locator("[data-scale=current_section] .box").count() == 4
     assert page.locator("[data-scale=favor_level] .slabel").count() == 4
     page.close()
+
+
+def test_the_log_highlights_what_happened_since_your_last_move(browser, server):
+    """Back at one's turn, the log highlights the others' moves since one's own last one (and one's
+    own moves after them, a decision of several steps), not merely the last three lines."""
+    page = _seat_page(browser, server, seed=7)
+    for _ in range(2):                  # two moves of ours, and the bots' between them
+        page.wait_for_selector("button.opt")
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").first.click()
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before)
+    page.wait_for_selector("button.opt")
+    players = [int(p) for p in page.locator("#log li").evaluate_all("ls => ls.map((l) => l.dataset.player)")]
+    recent = page.locator("#log li").evaluate_all("ls => ls.map((l) => l.classList.contains('recent'))")
+    first = recent.index(True)
+    assert all(recent[first:]) and not any(recent[:first])
+    assert first > 0 and players[first - 1] == 0            # right after a move of ours...
+    others = [p for p in players[first:] if p != 0]
+    assert others and players[first:first + len(others)] == others      # ...the others' moves, then ours
+    assert "since your last move" in page.locator(".logbox h2").inner_text()
+    page.close()

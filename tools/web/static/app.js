@@ -233,9 +233,20 @@ const Provost = (() => {
       el("table", {}, el("tr", {}, el("th", {}, "place"), el("th", {}, "player"), el("th", {}, "score"), el("th", {}, "")), rows));
   }
 
-  function logList(log, upto) {
+  // What happened since a seat last played: the others' moves since its move before them, and
+  // its own moves after those (a decision of several steps); nobody's seat: the last three.
+  function sinceLastMove(log, seat) {
+    let j = log.length;
+    while (seat !== null && j > 0 && log[j - 1].player === seat) j--;
+    let k = j;
+    while (seat !== null && k > 0 && log[k - 1].player !== seat) k--;
+    return seat !== null && k < j ? k : Math.max(0, log.length - 3);
+  }
+
+  function logList(log, upto, seat) {
+    const since = sinceLastMove(log, seat);
     const ol = el("ol", {class: "log", id: "log"});
-    log.forEach((d, i) => ol.append(el("li", {class: (upto !== null && i >= upto ? "future" : "") + (i >= log.length - 3 ? " recent" : ""), value: d.n},
+    log.forEach((d, i) => ol.append(el("li", {class: (upto !== null && i >= upto ? "future" : "") + (i >= since ? " recent" : ""), value: d.n, "data-player": d.player},
       el("span", {class: "lp"}, `R${d.round} ${d.phase}`), " ",
       el("b", {style: `color:${color(d.player)}`}, d.who), ": ", d.text,
       d.prompt && d.text !== d.prompt ? el("small", {}, ` (${d.prompt})`) : null)));
@@ -384,7 +395,8 @@ const Provost = (() => {
         state.replay ? null : el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); remember(true); }},
           [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
             el("option", {value: ms, selected: ms === speed}, l))))));
-      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(state.log, at)));
+      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log", watching ? null : el("small", {class: "since"}, " (highlighted: since your last move)")),
+        logList(state.log, at, watching ? null : state.seat)));
       app.append(el("main", {}, board(v, state.your_turn ? onPlace : null, watching), side));
       // the last move this seat may know of: its place on the board, outlined
       const last = at === null ? state.log[state.log.length - 1] : state.log[at - 1];
@@ -492,7 +504,7 @@ const Provost = (() => {
         el("div", {}, el("button", {id: "prev", onclick: () => { if (at > 0) { at--; render(); } }}, "◀"),
           slider, el("button", {id: "next", onclick: () => { if (at < data.frames[seat].length - 1) { at++; render(); } }}, "▶"),
           el("span", {id: "stepat"}, ` ${at} / ${data.frames[seat].length - 1}`))));
-      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(data.logs[seat], at)));
+      side.append(el("section", {class: "logbox"}, el("h2", {}, "Log"), logList(data.logs[seat], at, null)));
       if (last && data.result) side.prepend(el("section", {class: "decision"}, standings(data.result, v.players, null)));
       app.append(el("main", {}, board(v, null, true), side));
       const again = focusedId && document.getElementById(focusedId);
