@@ -652,3 +652,26 @@ def test_the_log_highlights_what_happened_since_your_last_move(browser, server):
     assert others and players[first:first + len(others)] == others      # ...the others' moves, then ours
     assert "since your last move" in page.locator(".logbox h2").inner_text()
     page.close()
+
+
+def test_the_seat_page_steps_one_decision_at_a_time(browser, server):
+    """◀ and ▶ beside the slider step one decision back or on (the slider alone is too coarse in
+    a long game), from the keyboard too; ▶ from the last one back is now again."""
+    page = _seat_page(browser, server, seed=5)
+    while int(page.locator("#app").get_attribute("data-n") or 0) < 3:
+        page.wait_for_selector("button.opt")
+        before = page.locator("#app").get_attribute("data-n")
+        page.locator("button.opt").first.click()
+        page.wait_for_function("n => document.getElementById('app').dataset.n !== n", arg=before)
+    page.wait_for_selector("button.opt")
+    total = int(page.locator("#app").get_attribute("data-n"))
+    page.click("#prev")
+    page.wait_for_selector("text=Showing the board before decision %d" % total)
+    page.keyboard.press("Enter")            # the focus stayed on ◀
+    page.wait_for_selector("#stepat:has-text('%d / %d')" % (total - 2, total))
+    page.click("#next")
+    page.wait_for_selector("#stepat:has-text('%d / %d')" % (total - 1, total))
+    page.click("#next")
+    page.wait_for_selector("button.opt")
+    assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (total, total)
+    page.close()

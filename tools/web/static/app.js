@@ -387,11 +387,16 @@ const Provost = (() => {
       if (message) dec.append(el("p", {class: "error", id: "error", role: "alert"}, message));
       side.append(dec);
       // step-through
-      const slider = el("input", {type: "range", id: "slider", min: 0, max: state.decisions, value: at === null ? state.decisions : at,
-        onchange: (e) => { const n = Number(e.target.value); at = n >= state.decisions ? null : n; load(); }});
+      // (one decision at a time with ◀ ▶: the slider alone is too coarse in a long game)
+      const shown = at === null ? state.decisions : at;
+      const stepTo = (n) => { n = Math.max(0, Math.min(n, state.decisions)); at = n >= state.decisions ? null : n; load(); };
+      const slider = el("input", {type: "range", id: "slider", min: 0, max: state.decisions, value: shown,
+        onchange: (e) => stepTo(Number(e.target.value))});
       // (the speed menu is one of the controls: in a narrow window it comes first with them)
-      side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider,
-        el("span", {id: "stepat"}, ` ${at === null ? state.decisions : at} / ${state.decisions}`)),
+      side.append(el("section", {class: "stepper"}, el("label", {}, "Step through: ", slider),
+        el("div", {}, el("button", {id: "prev", title: "the board one decision earlier", onclick: () => stepTo(shown - 1)}, "◀"),
+          el("button", {id: "next", title: "one decision later", onclick: () => stepTo(shown + 1)}, "▶"),
+          el("span", {id: "stepat"}, ` ${shown} / ${state.decisions}`)),
         state.replay ? null : el("label", {}, " bot speed ", el("select", {id: "speed", onchange: (e) => { speed = Number(e.target.value); remember(true); }},
           [[1200, "slow"], [600, "normal"], [150, "fast"], [0, "instant"]].map(([ms, l]) =>
             el("option", {value: ms, selected: ms === speed}, l))))));
