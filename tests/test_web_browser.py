@@ -675,3 +675,21 @@ def test_the_seat_page_steps_one_decision_at_a_time(browser, server):
     page.wait_for_selector("button.opt")
     assert page.locator("#stepat").inner_text().strip() == "%d / %d" % (total, total)
     page.close()
+
+
+def test_why_not_suggests_the_places_that_are_not_options(browser, server):
+    """The "Why not…?" field suggests what to ask about: the board's places that are not among
+    the options, in the options' form (place:…); it named a list of suggestions that was not there."""
+    page = _seat_page(browser, server, seed=2)
+    page.wait_for_selector("button.opt")
+    offered = set(page.locator("button.opt").evaluate_all("bs => bs.map((b) => b.dataset.option)"))
+    places = set(page.locator("[data-place]").evaluate_all("ps => ps.map((p) => p.dataset.place)"))
+    suggested = page.locator("#whylist option").evaluate_all("os => os.map((o) => o.value)")
+    assert suggested and not offered & set(suggested)
+    assert {s.split(":", 1)[1] for s in suggested} <= places
+    assert all(s.startswith("place:") for s in suggested)
+    page.fill("#whyopt", suggested[0])
+    page.click("#whybtn")
+    page.wait_for_selector("#whytext")
+    assert page.locator("#whytext").inner_text().startswith(suggested[0] + ": ")
+    page.close()

@@ -167,6 +167,12 @@ const Provost = (() => {
     return root;
   }
 
+  // the names of the places drawn on the board: the tiles on the tracks, the spaces
+  function boardPlaces(view) {
+    return [...new Set([...view.tracks.flatMap((t) => t.cells.map((c) => c.tile).filter((x) => x)),
+                        ...view.groups.flatMap((g) => g.spaces.map((sp) => sp.name))])];
+  }
+
   // spaces that two tags place in a table (rows x columns), each cell titled by its space
   function grid(g, players, place) {
     const t = el("table", {class: "grid"});
@@ -366,7 +372,11 @@ const Provost = (() => {
             onclick: () => move(o.id)}, o.label))));
         const heads = [...new Set(v.options.filter((o) => o.id.includes(":")).map((o) => o.id.split(":")[0]))];
         const inp = el("input", {id: "whyopt", placeholder: heads.length ? heads[0] + ":…" : "option id", list: "whylist"});
+        // what there is to ask about: the board's places that are not among the options
+        const offered = new Set(v.options.map((o) => o.id));
+        const askable = heads.length ? boardPlaces(v).map((p) => `${heads[0]}:${p}`).filter((id) => !offered.has(id)) : [];
         dec.append(el("div", {class: "why"}, "Why not…? ", inp,
+          el("datalist", {id: "whylist"}, askable.map((id) => el("option", {value: id}))),
           el("button", {id: "whybtn", onclick: () => why(inp.value)}, "ask"),
           el("small", {}, " or click a place on the board")));
       } else if (at !== null) {
