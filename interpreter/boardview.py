@@ -42,19 +42,29 @@ def _title(d: dict | None, name: str) -> str:
 
 
 class Names:
-    """Plain-word titles of everything the declarations name (resources win over categories)."""
+    """Plain-word titles of everything the declarations name (resources win over categories).
 
-    def __init__(self, decls: list[dict]):
+    ``tiles``: an observation's tiles (instance -> [kind, owner]): a copy of a tile on the road
+    (`start_market_2`) is named by its kind ("Market"), and options that then read alike are
+    told apart by where they are (``option_labels``)."""
+
+    def __init__(self, decls: list[dict], tiles: dict | None = None):
         self.titles: dict[str, str] = {}
         for d in sorted(decls, key=lambda d: d.get("kind") == "resource"):
             if d.get("name") and d.get("title"):
                 self.titles[d["name"]] = d["title"]
+        self.kinds = {inst: v[0] for inst, v in (tiles or {}).items()
+                      if isinstance(v, (list, tuple)) and v and isinstance(v[0], str) and v[0] != inst}
 
     def __call__(self, name) -> str:
         if name is None:
             return ""
         name = str(name)
-        return self.titles.get(name) or name.replace("_", " ")
+        title = self.titles.get(name)
+        if title is None and name in self.kinds:
+            name = self.kinds[name]
+            title = self.titles.get(name)
+        return title or name.replace("_", " ")
 
 
 def option_label(names: Names, option: str) -> str:
@@ -125,7 +135,8 @@ def option_places(decls: list[dict], obs: dict, humans: int | None = None) -> di
                                             else ", %s's" % seat_name(owner, humans))
     for sp in kinds.get("space", []):
         tags = sp.get("tags") or []
-        places[sp["name"]] = names(tags[0] if tags else "spaces").capitalize()
+        if tags:        # (an untagged space is in no group a reader would know it by)
+            places[sp["name"]] = names(tags[0]).capitalize()
     return places
 
 
@@ -194,7 +205,7 @@ def board_view(decls: list[dict], obs: dict, prompt: str = "", options: list[str
                humans: int | None = None) -> dict[str, Any]:
     """The board as seat ``obs["player"]`` sees it.  ``options``: that seat's legal options, if it decides."""
     kinds = _by_kind(decls)
-    names = Names(decls)
+    names = Names(decls, obs.get("tiles"))
     game = (kinds.get("game") or [{}])[0]
     counters_decl = {d["name"]: d for d in kinds.get("counter", [])}
     resources = [d["name"] for d in kinds.get("resource", [])]

@@ -124,3 +124,18 @@ def test_options_that_read_alike_say_where_or_else_their_id():
     assert option_labels(names, options, {"a": "Market", "b": "Market"}) == [
         "Take: Well (Market) (take:a)", "Take: Well (Market) (take:b)", "Take: Gate"]
     assert option_labels(names, options) == ["Take: Well (take:a)", "Take: Well (take:b)", "Take: Gate"]
+
+
+def test_a_copy_of_a_tile_is_named_by_its_kind_and_told_apart_by_its_place():
+    # Caylus 1303 lays a second starting Market (`start_market_2`): its button reads as a Market,
+    # not as its instance's id, and the two Markets are told apart by where they stand.
+    g = Game.new("caylus1303", players=3, seed=1)
+    while not any(o.startswith("place:start_market_2") for o in g.legal_options()):
+        g.apply(g.legal_options()[-1])
+    view = board_view(g.rs.decls, g.observation(g.current_player()), g.prompt(), g.legal_options(),
+                      humans=g.s.humans)
+    labels = {o["id"]: o["label"] for o in view["options"]}
+    road = g.observation(g.current_player())["road"]
+    assert labels["place:start_market_2"] == "Place: Market (road %d)" % road.index("start_market_2")
+    assert labels["place:start_market"] == "Place: Market (road %d)" % road.index("start_market")
+    assert not any("_" in label for label in labels.values())

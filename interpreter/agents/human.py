@@ -77,7 +77,7 @@ class HumanAgent(SeededAgent):
         print_board(board_view(game.rs.decls, game.observation(player), humans=game.s.humans), self._out())
         if self.moves:
             from provost.interpreter.boardview import Names, option_label
-            names = Names(game.rs.decls)
+            names = Names(game.rs.decls, game.observation(player).get("tiles"))
             self._say("last moves: " + "; ".join(
                 "P%d %s" % (p + 1, option_label(names, o) if o is not None else "(%s: hidden)" % pr)
                 for p, o, pr in self.moves))
@@ -89,12 +89,14 @@ class HumanAgent(SeededAgent):
         self._say("-- round %s, %s -- player %d (%s)" % (s.round, s.phase or "setup", player,
                                                          self.key_counters(game, player)))
         from provost.dsl.diagnostics import one_line, printable
-        from provost.interpreter.boardview import Names, option_label
+        from provost.interpreter.boardview import Names, option_labels, option_places
         self._say(one_line(game.prompt() or "Choose"))
-        names = Names(game.rs.decls)
+        obs = game.observation(player)
+        labels = option_labels(Names(game.rs.decls, obs.get("tiles")), options,
+                               option_places(game.rs.decls, obs, game.s.humans))
         width = len(str(len(options)))
-        for i, opt in enumerate(options, 1):
-            self._say("  %*d. %s  (%s)" % (width, i, printable(opt), one_line(option_label(names, opt))))
+        for i, (opt, label) in enumerate(zip(options, labels), 1):
+            self._say("  %*d. %s  (%s)" % (width, i, printable(opt), one_line(label)))
 
     def parse(self, answer: str, options: list[str]) -> str | None:
         """The option an answer names (an id, or a number from 1), or None."""

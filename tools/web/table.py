@@ -419,10 +419,13 @@ class Table:
         options = g.legal_options()
         if option not in options:           # (an illegal option: apply will say so)
             return {}
-        names, public = Names(g.rs.decls), not has_hidden(g.prog)
-        return {p: logged_label(names, option, options, option_places(g.rs.decls, g.observation(p), g.s.humans),
-                                public or p == g.current_player())
-                for p in seen_by}
+        public = not has_hidden(g.prog)
+        out = {}
+        for p in seen_by:
+            obs = g.observation(p)
+            out[p] = logged_label(Names(g.rs.decls, obs.get("tiles")), option, options,
+                                  option_places(g.rs.decls, obs, g.s.humans), public or p == g.current_player())
+        return out
 
     def move(self, seat: int, option: str, expected: int | None) -> None:
         if self.replay:
