@@ -570,14 +570,25 @@ class Builder:
                  "pos": raw["pos"]}]
 
     def k_enum(self, raw):
-        name, _, title, rest = self.head(raw)
-        values = []
-        for w in rest:
+        # `enum neighborhoods "Neighborhoods" n1 "Neighborhood 1", n2 ...`: the enum's title comes
+        # right after its name, a value's title right after the value (what the board shows).
+        words = list(raw["words"])
+        name = words.pop(0)["name"] if words and "name" in words[0] else None
+        if name is None:
+            self.error(raw["pos"], "D002", "an enum declaration needs a name")
+        title = words.pop(0)["str"] if words and "str" in words[0] else None
+        values, value_titles = [], {}
+        for w in words:
             if "name" in w:
                 values.append(w["name"])
+            elif "str" in w and values and values[-1] not in value_titles:
+                value_titles[values[-1]] = w["str"]
             else:
-                self.error(w["pos"], "D003", "enum values are names")
-        return [{"kind": "enum", "name": name, "title": title, "values": values, "pos": raw["pos"]}]
+                self.error(w["pos"], "D003", "enum values are names, each with an optional title in quotes after it")
+        decl = {"kind": "enum", "name": name, "title": title, "values": values, "pos": raw["pos"]}
+        if value_titles:        # (absent otherwise: the IR, and so the digest, of enums without titles unchanged)
+            decl["value_titles"] = value_titles
+        return [decl]
 
     def one_word(self, rest: list, kind: str, usage: str, field: str):
         """The single head word of ``kind`` ("int" or "name") after the name, the IR's ``field``;

@@ -49,7 +49,9 @@ class Names:
     told apart by where they are (``option_labels``)."""
 
     def __init__(self, decls: list[dict], tiles: dict | None = None):
-        self.titles: dict[str, str] = {}
+        # An enum's values first: any declaration of the same name and its title win over them.
+        self.titles: dict[str, str] = {v: t for d in decls if d.get("kind") == "enum"
+                                       for v, t in (d.get("value_titles") or {}).items()}
         for d in sorted(decls, key=lambda d: d.get("kind") == "resource"):
             if d.get("name") and d.get("title"):
                 self.titles[d["name"]] = d["title"]

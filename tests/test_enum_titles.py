@@ -1,0 +1,50 @@
+"""An enum's values may have titles: what the board and the option buttons call them."""
+from __future__ import annotations
+
+import pytest
+
+from provost.dsl.loader import load_checked
+from provost.interpreter.boardview import Names, board_view
+from provost.interpreter.engine import Game
+
+GAME = ('game g "G":\n    players 2..2\n    score vp\n    rounds p\nresource vp\n'
+        '{enum}\n'
+        'phase p:\n    step a:\n        each player in players():\n            gain 1 vp\n')
+
+
+def _enum(tmp_path, line: str):
+    path = tmp_path / "g.rules"
+    path.write_text(GAME.format(enum=line))
+    rs = load_checked(str(path))
+    return rs, next(d for d in rs.decls if d.get("kind") == "enum")
+
+
+def test_values_take_the_title_written_after_them_and_the_enum_its_own(tmp_path):
+    rs, decl = _enum(tmp_path, 'enum sides "Sides" left "Left bank", middle, right "Right bank"')
+    assert decl["title"] == "Sides" and decl["values"] == ["left", "middle", "right"]
+    assert decl["value_titles"] == {"left": "Left bank", "right": "Right bank"}
+    names = Names(rs.decls)
+    assert (names("left"), names("middle"), names("sides")) == ("Left bank", "middle", "Sides")
+
+
+def test_an_enum_without_value_titles_has_the_ir_it_always_had(tmp_path):
+    _, decl = _enum(tmp_path, "enum sides left, right")
+    assert set(decl) == {"kind", "name", "title", "values", "pos"}      # (and so the same digest)
+
+
+@pytest.mark.parametrize("line", ['enum sides left "A" "B", right', 'enum sides left, 3'])
+def test_anything_but_a_value_and_its_one_title_is_d003(tmp_path, line):
+    path = tmp_path / "g.rules"
+    path.write_text(GAME.format(enum=line))
+    from provost.dsl.diagnostics import RulesError
+    with pytest.raises(RulesError) as e:
+        load_checked(str(path))
+    assert any(d.code == "D003" for d in e.value.diagnostics)
+
+
+def test_ys_board_names_its_neighborhoods_and_lines():
+    g = Game.new("ys", players=4, seed=1)
+    view = board_view(g.rs.decls, g.observation(0), g.prompt(), g.legal_options(), humans=4)
+    titles = {t for group in view["groups"] for sp in group["spaces"] for t in sp["tag_titles"]}
+    assert {"Neighborhood 1", "Neighborhood 4", "Line 1", "Line 3"} <= titles
+    assert not {"n1", "line1"} & titles
