@@ -292,7 +292,9 @@ class Prose:
             params = " (%s)" % ", ".join(d["params"]) if d.get("params") else ""
             return ["%s%s is %s" % (self.name(d["name"]), params, self.expr(d["value"]))]
         if kind == "enum":
-            return ["%s: %s" % (title, ", ".join(self.name(v) for v in d["values"]))]
+            titled = d.get("value_titles") or {}
+            return ["%s: %s" % (title, ", ".join("%s (%s)" % (titled[v], self.name(v)) if v in titled else self.name(v)
+                                                 for v in d["values"]))]
         if kind == "counter":
             scope = "each player's" if d["scope"] == "player" else "the"
             return ["%s %s starts at %s" % (scope, title, d["start"])]

@@ -48,3 +48,9 @@ def test_ys_board_names_its_neighborhoods_and_lines():
     titles = {t for group in view["groups"] for sp in group["spaces"] for t in sp["tag_titles"]}
     assert {"Neighborhood 1", "Neighborhood 4", "Line 1", "Line 3"} <= titles
     assert not {"n1", "line1"} & titles
+
+
+def test_prose_says_a_titled_value_by_its_title_and_its_name(tmp_path):
+    from provost.dsl.prose import Prose
+    rs, decl = _enum(tmp_path, 'enum sides left "Left bank", right')
+    assert Prose(rs.decls).decl(decl) == ["sides: Left bank (left), right"]
