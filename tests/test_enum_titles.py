@@ -6,16 +6,11 @@ import pytest
 from provost.dsl.loader import load_checked
 from provost.interpreter.boardview import Names, board_view
 from provost.interpreter.engine import Game
-
-GAME = ('game g "G":\n    players 2..2\n    score vp\n    rounds p\nresource vp\n'
-        '{enum}\n'
-        'phase p:\n    step a:\n        each player in players():\n            gain 1 vp\n')
+from tiny_rules import write_game
 
 
 def _enum(tmp_path, line: str):
-    path = tmp_path / "g.rules"
-    path.write_text(GAME.format(enum=line))
-    rs = load_checked(str(path))
+    rs = load_checked(str(write_game(tmp_path, line)))
     return rs, next(d for d in rs.decls if d.get("kind") == "enum")
 
 
@@ -34,8 +29,7 @@ def test_an_enum_without_value_titles_has_the_ir_it_always_had(tmp_path):
 
 @pytest.mark.parametrize("line", ['enum sides left "A" "B", right', 'enum sides left, 3'])
 def test_anything_but_a_value_and_its_one_title_is_d003(tmp_path, line):
-    path = tmp_path / "g.rules"
-    path.write_text(GAME.format(enum=line))
+    path = write_game(tmp_path, line)
     from provost.dsl.diagnostics import RulesError
     with pytest.raises(RulesError) as e:
         load_checked(str(path))

@@ -11,20 +11,11 @@ from cli_run import run_cli
 from provost.dsl.fmt import format_text
 from provost.dsl.loader import load_checked, parse_file
 from provost.dsl.parser import parse_text
-
-GAME = ('game g "G":\n    players 2..2\n    score vp\n    rounds p\nresource vp\n'
-        '{counter}\n'
-        'phase p:\n    step a:\n        each player in players():\n            gain 1 vp\n')
-
-
-def _write(tmp_path, counter: str):
-    path = tmp_path / "g.rules"
-    path.write_text(GAME.format(counter=counter))
-    return path
+from tiny_rules import game_text, write_game
 
 
 def test_a_counter_may_start_below_zero_and_its_numbers_are_where_written(tmp_path):
-    path = _write(tmp_path, "counter balance per player start -2 min -5 max 3")
+    path = write_game(tmp_path, "counter balance per player start -2 min -5 max 3")
     rs = load_checked(str(path))
     balance = next(d for d in rs.decls if d.get("name") == "balance")
     assert (balance["start"], balance["min"], balance["max"]) == (-2, -5, 3)
@@ -37,7 +28,7 @@ def test_a_counter_may_start_below_zero_and_its_numbers_are_where_written(tmp_pa
     ("track road -3", "6:12", "R303"),
 ])
 def test_a_signed_number_out_of_range_is_reported_at_its_sign(tmp_path, capsys, counter, where, code):
-    path = _write(tmp_path, counter)
+    path = write_game(tmp_path, counter)
     status, out, _ = run_cli(capsys, "check", str(path))
     assert status == 1 and "%s:%s: error: " % (path, where) in out and "[%s]" % code in out
 
@@ -60,7 +51,7 @@ def test_table_and_dictionary_keys_take_no_sign(text):
 
 
 def test_the_formatter_keeps_a_sign_and_what_it_means(tmp_path):
-    text = GAME.format(counter="counter  balance per player start -2 min  - 5")
+    text = game_text("counter  balance per player start -2 min  - 5")
     formatted = format_text(text)
     assert "counter balance per player start -2 min  - 5\n" in formatted      # '-' keeps its spacing
     assert format_text(formatted) == formatted

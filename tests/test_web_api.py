@@ -14,24 +14,8 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from provost.tools.cli.commands_web import _offered  # noqa: E402
 from provost.tools.web.app import create_app  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def offered():
-    return _offered(None)
-
-
-def client(offered, save_dir):
-    return TestClient(create_app(offered, {}, str(save_dir)), raise_server_exceptions=False)
-
-
-def new_game(c, ruleset, players, agents, seed=1, variant=None):
-    r = c.post("/api/games", json={"ruleset": ruleset, "players": players, "agents": agents,
-                                   "seed": seed, "variant": variant})
-    assert r.status_code == 200, r.text
-    return r.json()
+from web_client import client, new_game, offered  # noqa: E402,F401  (offered: a fixture)
 
 
 def play_to_end(c, url, rng, seen, limit=3000):
