@@ -55,6 +55,7 @@ import random
 import sys
 from itertools import combinations_with_replacement, product
 
+from provost.dsl.atomic import write_atomically
 from provost.interpreter import nodes as N
 from provost.interpreter.domains import Domains, listed, product_size, tile_instances
 from provost.interpreter.program import is_static
@@ -203,10 +204,7 @@ def catalogue_for(ruleset, variant: str | None = None, players: int | None = Non
         if cache:
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-                tmp = path + ".tmp%d" % os.getpid()
-                with open(tmp, "w") as f:
-                    json.dump(cat.data, f, indent=0, sort_keys=True)
-                os.replace(tmp, path)
+                write_atomically(path, json.dumps(cat.data, indent=0, sort_keys=True).encode())
             except OSError:
                 pass                      # a read-only home: the catalogue is still correct, just not cached
     _memo[key] = cat

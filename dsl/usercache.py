@@ -26,9 +26,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 import time
 
+from .atomic import write_atomically
 from .switches import switch_on
 
 CACHE_ENV = "PROVOST_CACHE_DIR"
@@ -156,18 +156,8 @@ def write_bytes(name: str, data: bytes) -> bool:
     if base is None or len(data) > MAX_BYTES:
         return False
     try:
-        fd, tmp = tempfile.mkstemp(dir=base, prefix=".tmp-")   # mode 0600, never a link
+        write_atomically(os.path.join(base, name), data)    # (mkstemp: mode 0600, never a link)
     except OSError:
-        return False
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, os.path.join(base, name))   # replaces a planted link itself, never its target
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         return False
     _after_write(base, len(data))
     return True

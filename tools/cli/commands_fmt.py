@@ -16,10 +16,10 @@ import difflib
 import os
 import stat
 import sys
-import tempfile
 
 from provost.dsl.diagnostics import printable, render_text
 from provost.dsl.fmt import Unformattable, format_text, refusals
+from provost.dsl.atomic import write_atomically
 from provost.dsl.source import read_source
 from provost.tools.cli import collect_files
 
@@ -43,18 +43,7 @@ def _write(path: str, text: str, prefix: bytes = b"") -> None:
     # formatted file (not replaced by a copy), and a file readable by others stays so (the
     # temporary file is made private).
     path = os.path.realpath(path)
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    folder = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fmt-", suffix=".rules")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(prefix + text.encode("utf-8"))
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, prefix + text.encode("utf-8"), mode=stat.S_IMODE(os.stat(path).st_mode), prefix=".fmt-")
 
 
 def _rule_files(files: list[str], named: list[str]) -> list[str]:

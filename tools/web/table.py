@@ -18,6 +18,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field, replace
 
+from provost.dsl.atomic import write_atomically
 from provost.interpreter.boardview import (Names, board_view, has_hidden, logged_label, option_places, seat_name,
                                            who_sees)
 
@@ -162,24 +163,6 @@ class SaveFailed(TableError):
                               "on in the server's memory; a restart of the server would lose the moves since "
                               "its last save" % reason)
         self.reason = reason
-
-
-def _write_whole(path: str, text: str) -> None:
-    """Write ``text`` to a file beside ``path``, then put it in its place: a failure or a crash
-    mid-write never leaves half a file, and leaves no stray one."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".%s." % os.path.basename(path), suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 @dataclass
@@ -356,9 +339,9 @@ class Table:
             return
         try:
             os.makedirs(self.save_dir, exist_ok=True)
-            _write_whole(os.path.join(self.save_dir, self.gid + ".json"), json.dumps(self.as_dict()))
+            write_atomically(os.path.join(self.save_dir, self.gid + ".json"), json.dumps(self.as_dict()).encode())
             if self.game is not None and self.game.finished and not self.replay:
-                _write_whole(os.path.join(self.save_dir, self.gid + ".jsonl"), self.game_log())
+                write_atomically(os.path.join(self.save_dir, self.gid + ".jsonl"), self.game_log().encode())
         except OSError as e:
             # (its reason only: the path would tell a seat where the server keeps its files)
             raise SaveFailed(e.strerror or type(e).__name__) from None
