@@ -21,7 +21,8 @@ from provost.dsl.loader import check_file, shipped_dir  # noqa: E402
 
 
 class Session:
-    def __init__(self):
+    def __init__(self, *options: str):
+        self.options = options          # after `provost lsp`, as an editor's set-up adds them
         self.client = LanguageClient("provost-test", "1")
         self.diagnostics: dict[str, list] = {}
         self.arrived: dict[str, float] = {}
@@ -32,7 +33,7 @@ class Session:
             self.arrived[params.uri] = time.perf_counter()
 
     async def __aenter__(self):
-        await self.client.start_io(sys.executable, "-m", "provost.tools.cli", "lsp")
+        await self.client.start_io(sys.executable, "-m", "provost.tools.cli", "lsp", *self.options)
         await self.ask(self.client.initialize_async(T.InitializeParams(capabilities=T.ClientCapabilities())), 60.0)
         self.client.initialized(T.InitializedParams())
         return self
@@ -159,6 +160,30 @@ def test_a_session_on_a_game_and_a_variant(files):
     renamed = variant.read_text().replace("bonus", "payday")
     variant.write_text(renamed)
     assert not [d for d in check_file(str(variant)) if d.severity == "error"]
+
+
+def test_the_stdio_option_editors_pass_starts_the_same_server(files):
+    """vscode-languageclient (TransportKind.stdio) and many Neovim, Helix and Emacs set-ups add
+    --stdio to the server's command: a whole session runs as without it, and ends with 0."""
+    base, _ = files
+    text = base.read_text()
+
+    async def session():
+        async with Session("--stdio") as s:
+            broken = text.replace("gain 1 denier", "gian 1 denier", 1)
+            uri = s.open(base, broken)
+            errors = [d for d in await s.wait(uri) if d.severity == T.DiagnosticSeverity.Error]
+            assert errors and errors[0].code == "A401"
+            h = await s.ask(s.client.text_document_hover_async(T.HoverParams(
+                text_document=T.TextDocumentIdentifier(uri=uri), position=at(broken, "gain "))))
+            assert "gains" in h.contents.value
+            s.server = s.client._server
+        return s.server.returncode
+
+    assert asyncio.run(session()) == 0
+    shown = subprocess.run([sys.executable, "-m", "provost.tools.cli", "lsp", "--help"],
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "--stdio" in shown.stdout and "only transport" in shown.stdout
 
 
 def test_completion_offers_what_is_in_scope_at_the_cursor(files):

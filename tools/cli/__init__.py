@@ -293,7 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="write nothing; print the changes as a unified diff")
     p.set_defaults(func=_dispatch("fmt", "provost.tools.cli.commands_fmt", "run_fmt"))
 
-    p = sub.add_parser("lsp", parents=[common], help="the language server for rule files, on stdio (needs provost[lsp])")
+    p = sub.add_parser("lsp", parents=[common], help="the language server for rule files, on stdio (needs provost[lsp])",
+                       description="The language server for rule files (LSP on stdin and stdout; needs provost[lsp]). "
+                                   "Editor set-ups: editors/README.md.")
+    # Editors' language clients (vscode-languageclient's TransportKind.stdio, many Neovim, Helix and
+    # Emacs set-ups) add --stdio to the server's command: accepted, stdio being the only transport.
+    p.add_argument("--stdio", action="store_true",
+                   help="speak LSP on stdin and stdout: the default and only transport, accepted for editors "
+                        "whose language client passes it")
     p.set_defaults(func=_dispatch("lsp", "provost.tools.cli.commands_lsp", "run_lsp"))
 
     p = sub.add_parser("serve", parents=[common], help="play, watch and replay games in the browser (needs provost[web])")
