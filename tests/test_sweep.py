@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -88,13 +90,41 @@ def test_an_invalid_rule_after_the_change_is_a_usage_or_rules_error(capsys):
 
 
 def test_a_value_the_checker_refuses_names_the_setting_that_gave_it(capsys):
-    # The error's position is the number the setting replaced in the rule file, whose line
-    # still shows the file's own value: the message says the value came from --set.
+    # The checker's position is the number the setting replaced in the rule file, whose line still
+    # shows the file's own value: the message is the --set's, a usage error (exit 2) in one line.
     code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "start_money[4]=7,99999999999",
                              "--games", "1", "--seed", "1")
-    assert code == 1 and out == ""
-    assert "caylus.rules:33:41: error: 99999999999 is too large" in err
-    assert "(with --set start_money[4]=99999999999) [R304]" in err
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("provost: error: --set start_money[4]=99999999999: "
+                                                    "99999999999 is too large; numbers stay within 1,000,000 ")
+    assert "caylus.rules:33:41 [R304])" in err
+
+
+@pytest.mark.parametrize("setting, said", [
+    ("provost.start=6,0", "--set provost.start=0: counter 'provost' starts at 0, outside 1..28"),       # below min
+    ("provost.start=40", "--set provost.start=40: counter 'provost' starts at 40, outside 1..28"),      # above max
+    ("provost.max=0", "--set provost.max=0: counter 'provost' has min 1 above max 0"),
+    ("gold_mine.count=-1", "--set gold_mine.count=-1: count of building 'gold_mine' is -1; it must be at least 0"),
+    ("start_money=5,1.5", "--set 'start_money=5,1.5': '1.5' is not an integer"),
+])
+def test_a_value_a_declaration_cannot_take_is_a_usage_error_before_any_game(setting, said):
+    # A real command: one line on stderr naming the setting, the value and the range, exit 2 as
+    # every usage error, and no game played (no report, even for the valid baseline first).
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "sweep", "caylus", "--set", setting,
+                           "--games", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("provost: error: " + said) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_refused_setting_in_json_keeps_its_diagnostics(capsys):
+    code, out, err = run_cli(capsys, "sweep", "caylus", "--set", "provost.start=3", "--set", "bailiff.max=2",
+                             "--games", "2", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and doc["error"]["kind"] == "usage" and doc["error"]["exit"] == 2
+    assert doc["error"]["message"].startswith("--set provost.start=3 --set bailiff.max=2: counter 'bailiff' "
+                                              "starts at 6, outside 1..2")
+    (d,) = doc["diagnostics"]
+    assert d["code"] == "R302" and d["line"] == 28 and d["message"].endswith("(with --set provost.start=3 --set bailiff.max=2)")
 
 
 @pytest.mark.parametrize("values", ["1000000,3", "3,1000000"])

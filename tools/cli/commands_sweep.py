@@ -7,9 +7,11 @@
 Targets (``provost.dsl.overrides``): a ``let`` that is an integer or a table of integers
 (``NAME`` sets every entry, ``NAME[KEY]`` one), or ``DECLARATION.ATTRIBUTE`` for an integer
 attribute of a declaration.  Several ``--set`` make a grid; its first combination is the
-baseline.  Each setting's rules are checked again before any game is played (an invalid value
-is exit 1 with its diagnostics).  Report: ``provost.tools.sim.sweep``; ``--report`` writes it as
-one HTML page (``provost.tools.sim.html_report``).
+baseline.  Each setting's rules are checked again, as a rule file is, before any game is played:
+a value the checker refuses (a counter's start outside its min..max, a negative count, a number
+too large) is a usage error (exit 2) in one line naming the ``--set``, the value and the range.
+Report: ``provost.tools.sim.sweep``; ``--report`` writes it as one HTML page
+(``provost.tools.sim.html_report``).
 """
 from __future__ import annotations
 
@@ -19,9 +21,24 @@ import json
 import shlex
 import sys
 
-from provost.dsl.diagnostics import RulesError, UsageError, printable
+from provost.dsl.diagnostics import UsageError, printable
 from provost.tools.cli.failures import check_seed_span, failure_object, write_text
 from provost.tools.cli.progress import ProgressBar
+
+
+def _refused(setting: dict[str, int], diags) -> UsageError:
+    """A setting the checker refuses (a counter's start outside its min..max, a negative count, a
+    number too large) is a mistake of the command line, not of the rule file, whose line still
+    shows its own number: a usage error in one line naming the --set, the value and the range the
+    checker allows, with the place of the checker's finding.  JSON keeps every diagnostic."""
+    given = " ".join("--set %s=%d" % kv for kv in setting.items())
+    errors = [d for d in diags if d.severity == "error"]
+    first, more = errors[0], len(errors) - 1
+    refused = UsageError("%s: %s (at %s [%s])%s" % (
+        given, first.message, first.place(), first.code,
+        "; and %d more error%s" % (more, "" if more == 1 else "s") if more else ""))
+    refused.diagnostics = [dataclasses.replace(d, message="%s (with %s)" % (d.message, given)) for d in errors]
+    return refused
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -40,9 +57,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     specs = []
     for setting in grid:
         rules, diags = with_settings(base.rules, setting)
-        if rules is None:       # the file's line holds the number the setting replaced: say so
-            raise RulesError([dataclasses.replace(d, message="%s (with --set %s)" % (d.message, label(setting)))
-                              for d in diags if d.severity == "error"])
+        if rules is None:
+            raise _refused(setting, diags)
         specs.append(dataclasses.replace(base, rules=rules))
 
     records: list[dict[int, dict]] = [{} for _ in specs]

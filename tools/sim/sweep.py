@@ -17,6 +17,14 @@ import itertools
 from .stats import paired_difference, rnd
 
 
+def _is_integer(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
 def parse_sets(items: list[str]) -> list[tuple[str, list[int]]]:
     """``["NAME=1,2,3", ...]`` -> ``[("NAME", [1, 2, 3]), ...]``; ValueError says what is wrong."""
     out = []
@@ -24,10 +32,10 @@ def parse_sets(items: list[str]) -> list[tuple[str, list[int]]]:
         target, sep, values = item.partition("=")
         if not sep or not target.strip() or not values.strip():
             raise ValueError("--set %r: write NAME=V1,V2,..." % item)
-        try:
-            numbers = [int(v) for v in values.split(",")]
-        except ValueError:
-            raise ValueError("--set %r: the values must be integers" % item) from None
+        wrong = next((v for v in values.split(",") if not _is_integer(v)), None)
+        if wrong is not None:
+            raise ValueError("--set %r: %r is not an integer; the values must be integers" % (item, wrong.strip()))
+        numbers = [int(v) for v in values.split(",")]
         if len(set(numbers)) != len(numbers):
             raise ValueError("--set %r: a value is repeated" % item)
         if any(t == target.strip() for t, _ in out):
