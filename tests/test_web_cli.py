@@ -320,6 +320,77 @@ def test_serve_on_port_0_prints_the_port_it_listens_on_and_ctrl_c_exits_130(tmp_
     assert code == 130 and "Traceback" not in proc.stderr.read()
 
 
+def _start_serve(saves):
+    """`provost serve` in a process of its own on a port the system chose: (process, address)."""
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "provost.tools.cli", "serve", "--port", "0", "--no-browser",
+                             "--saves", str(saves)], stderr=subprocess.PIPE, text=True)
+    banner = proc.stderr.readline()
+    found = re.match(r"provost serve: (http://127\.0\.0\.1:\d+)/ ", banner)
+    if not found:
+        proc.kill()
+        raise AssertionError(banner)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(found.group(1) + "/api/rulesets")
+            return proc, found.group(1)
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not answer")
+
+
+def _http(url, body=None):
+    import urllib.request
+    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def _stopped(proc, how):
+    import subprocess
+    proc.send_signal(how)
+    try:
+        return proc.wait(30), proc.stderr.read()
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+
+
+def test_sigterm_stops_serve_cleanly_and_its_games_resume(tmp_path):
+    """systemd and `docker stop` send SIGTERM: the server ends with 0 (not killed by the signal,
+    not 130 as an interrupt), says so in one line, and a new server resumes the game from its save."""
+    import signal
+
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    proc, address = _start_serve(tmp_path)
+    try:
+        game = _http(address + "/api/games", {"ruleset": "caylus", "players": 3, "agents": ["human", "random"],
+                                              "seed": 5})
+        seat = address + "/api" + game["seats"][0]["url"]
+        state = _http(seat)
+        while not state["your_turn"]:
+            state = _http(seat + "/advance", {})
+        moved = _http(seat + "/move", {"option": state["view"]["options"][-1]["id"], "n": state["decisions"]})
+        assert moved["decisions"] > state["decisions"]
+    finally:
+        code, said = _stopped(proc, signal.SIGTERM)
+    assert code == 0 and "Traceback" not in said and said.strip() == "provost serve: stopped (SIGTERM); the games are saved"
+    again, address = _start_serve(tmp_path)
+    try:
+        resumed = _http(address + "/api" + game["seats"][0]["url"])
+    finally:
+        _stopped(again, signal.SIGTERM)
+    assert resumed["decisions"] == moved["decisions"] and resumed["view"] == moved["view"]
+    assert resumed["log"] == moved["log"]
+
+
 @pytest.mark.parametrize("host, url", [("127.0.0.1", "http://127.0.0.1:80/"), ("0.0.0.0", "http://127.0.0.1:80/"),
                                        ("::", "http://127.0.0.1:80/"), ("::1", "http://[::1]:80/"),
                                        ("localhost", "http://localhost:80/")])

@@ -10,7 +10,8 @@ diagnostics and exit 1, as `check` gives them), then offered on the new-game pag
 shipped games; it is read again for each new game, so a file broken since shows its diagnostics
 in the page.  With ``--agents`` the game is set up at once (its seats' links are printed and the
 first human seat opens in the browser); the new-game page links to it too.  Every argument is
-checked, and the rules loaded, before the port is bound.  ``--seed`` reaches no page: games set
+checked, and the rules loaded, before the port is bound.  Ctrl-C stops the server as an interrupt
+(exit 130); SIGTERM (systemd, ``docker stop``) as a clean end (exit 0).  ``--seed`` reaches no page: games set
 up without a seed of their own are given seeds derived from it (``tools/web/seeds.py``).
 """
 from __future__ import annotations
@@ -139,14 +140,35 @@ def _url(host: str, port: int) -> str:
 
 
 def serve_forever(app, sock) -> None:
-    """Serve APP on SOCK until Ctrl-C: the command then ends as interrupted (exit 130, README).
-    uvicorn stops on the signal and returns as if it had ended by itself."""
+    """Serve APP on SOCK until Ctrl-C or SIGTERM.  uvicorn stops on either once the requests under
+    way are answered (every move is saved as it is played, so nothing more is to save), then raises
+    the signal again under the handler it found.  Ctrl-C ends the command as interrupted (exit 130,
+    README); SIGTERM is how systemd and ``docker stop`` ask a service to stop, a clean end: this
+    returns (exit 0) instead of the process dying of the signal."""
+    import signal
+
     import uvicorn
 
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
-    if not server.started:
+    terminated = []
+
+    def on_sigterm(signum, frame):
+        # Before uvicorn listens for signals (and when it raises this one again, stopped): stop, quietly.
+        terminated.append(signum)
+        server.should_exit = True
+
+    main_thread = threading.current_thread() is threading.main_thread()     # (signals are the main thread's)
+    previous = signal.signal(signal.SIGTERM, on_sigterm) if main_thread else None
+    try:
+        server.run(sockets=[sock])
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    if not server.started and not terminated:
         raise UsageError("the server did not start (its messages above say why)")
+    if terminated:
+        print("provost serve: stopped (SIGTERM); the games are saved", file=sys.stderr)
+        return
     if server.should_exit:          # (set by the signal handler)
         raise KeyboardInterrupt
 
