@@ -165,3 +165,25 @@ def test_kings_favor_the_throne_counts_after_the_black_gems_and_decides_the_winn
     scores = final_account(g, {(0, "blue"): 1, (1, "black"): 4}, (9, 7, 7, 7))
     assert scores == [24 + 12, 12 + 7, 1, 1]
     assert g.winners() == [0]
+
+
+
+def test_kings_favor_a_mercenary_broker_swapped_into_the_throne_counts_its_own_value():
+    # EN 340, Mercenary: "In the next counting phase, this broker will have a value of five.  The
+    # effect ceases right after the counting phase, and the broker recovers its former value."
+    # EN 396: the Magician may swap with the throne room.  Seat 0 marks its '3' and swaps it with
+    # its '0' in the throne: at the final account the '3' counts 3, not 5.
+    from test_ys_characters import place_two
+    from test_ys_rules_more import kings_favor_placement
+    g = kings_favor_placement({0: ["mercenary", "magician"]})
+    place_two(g, "broker:screen:4:up", "n1_port", "broker:screen:3", "n2_port")
+    g.apply("play:mercenary")
+    g.apply("hire:n2_port:3")
+    g.apply("play:magician")
+    g.apply("swap:n2_port:throne:3:0")
+    assert sorted(pc[2] for pc in g.s.pieces if pc[1] == 0 and pc[3] == "throne") == [3]
+    # The final account, with only these throne brokers: seat 0's 3 against the others' 1 and a 4.
+    g.s.pieces = [pc for pc in g.s.pieces if pc[3] != "throne" or pc[1] == 0] + [
+        piece(1, 4, "throne"), piece(2, 1, "throne"), piece(3, 1, "throne")]
+    scores = final_account(g, {})
+    assert scores == [7, 12, 1, 1]              # seat 1's 4 first, seat 0's 3 second, 1 and 1 share third
