@@ -187,3 +187,18 @@ def test_kings_favor_a_mercenary_broker_swapped_into_the_throne_counts_its_own_v
         piece(1, 4, "throne"), piece(2, 1, "throne"), piece(3, 1, "throne")]
     scores = final_account(g, {})
     assert scores == [7, 12, 1, 1]              # seat 1's 4 first, seat 0's 3 second, 1 and 1 share third
+
+
+def test_two_players_the_mercenary_marks_one_of_the_players_own_two_brokers():
+    # EN 340: "The player puts a marker ... on one of the brokers they have just placed"; EN 368:
+    # the neutral broker is placed "plus" the two, and "no player can check its value".
+    # assumption (ys.two_players.rules): the card comes after the neutral broker and marks one of
+    # the player's own two.
+    g = Game.new(ys_variant("two_players"), players=2, seed=0)
+    g.s.orders["turn_order"] = [0, 1]
+    g.s.zones["hand"][0] = ["mercenary"]
+    g.start_phase("placement")
+    for option in ("broker:screen:4:up", "at:n1_port", "broker:screen:3", "at:n2_port", "neutral:4", "at:n3_port"):
+        g.apply(option)
+    g.apply("play:mercenary")
+    assert g.legal_options() == ["hire:n1_port:4", "hire:n2_port:3"]
