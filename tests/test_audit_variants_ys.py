@@ -34,7 +34,8 @@ def final_account(g: Game, held: dict, quotation=(7, 7, 7, 7)) -> list:
 
 
 def market_of(variant: str, players: int, ship: str) -> tuple:
-    """Turn 2's market filled from ``ship``, the next card of the deck; with the bank's gems it took."""
+    """The turn's set-up run again with ``ship`` drawn after the ports' cards: the game, whose market
+    ``ship`` filled, and the gems of each colour the market took from the bank."""
     g = Game.new(load_checked("ys", variant, players=players), players=players, seed=0)
     g.s.zones["ship_deck"].remove(ship)
     g.s.zones["ship_deck"].insert(len(g.s.zones["port"]), ship)
@@ -137,8 +138,8 @@ def test_the_neutral_level_is_the_value_of_the_neutral_brokers(variant, values):
 
 
 def test_two_players_a_neutral_broker_counts_its_value_in_the_city():
-    # A neutral '4' against seat 0's '3' in a port area: the neutral player takes the black gem
-    # (EN 196) and, alone with seat 0 in the neighborhood, ranks first.
+    # EN 368: a neutral broker's value counts once revealed: a neutral '4' against seat 0's '3' in
+    # a port area, and the neutral player takes the black gem.
     g = two_player_counting([piece(NEUTRAL, 4, "n1_port"), piece(0, 3, "n1_port")])
     assert g.s.counters["black"][NEUTRAL] == 1 and g.s.counters["black"][0] == 0
 
