@@ -223,3 +223,19 @@ def test_a_declaration_removed_twice_says_so_not_that_the_base_lacks_it(capsys, 
     assert code == 1
     assert "caylus.nogate.rules:3:5: error: space 'gate' is removed already, at line 2 [L004]" in out
     assert "the base has none" not in out
+
+
+# A table of start money with a string among its numbers: the base reads it as an amount.
+MIXED_MONEY = '''variant mixed "Mixed money" extends caylus:
+    replace let start_money = {1: 5, 2: 6, 3: "six", 4: 7, 5: 7}
+'''
+
+
+@pytest.mark.parametrize("command", [("check",), ("play", "caylus", "--seed", "1", "--no-log", "--variant")])
+def test_a_name_among_a_tables_numbers_is_an_error_in_the_variant_not_in_play(capsys, tmp_path, command):
+    f = tmp_path / "caylus.mixed.rules"
+    f.write_text(MIXED_MONEY, encoding="utf-8")
+    code, out, err = run_cli(capsys, *command, str(f))
+    assert code == 1, err
+    assert "caylus.mixed.rules:2:47: error: a name in a dictionary of numbers" in out + err
+    assert "caylus.rules" not in out + err and "Traceback" not in err      # not the base's line at play

@@ -8,7 +8,8 @@ a trigger whose event has one).  It reports only what is certain to fail when it
 - T217: a context name (`self`, `slot`, `target`, `worker`, `player`) where nothing binds it;
 - T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
   `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`, `gain bonus[2] pp` or `do 3` where
-  `bonus` is a table: a table's entries are rules to `do`, not values).  A list or dictionary
+  `bonus` is a table: a table's entries are rules to `do`, not values; a dictionary written out
+  whose values are of different kinds, `{1: 5, 2: "six"}`, reported at the odd value).  A list or dictionary
   written out that holds a table entry beside other values (`[bonus[1], 1]`) is reported at the
   entry; a list of entries only is followed to where its entries are used (`sum`, an amount);
 - T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
@@ -87,6 +88,12 @@ NOT_NUMBER = (LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRY, ENTRIES)
 NOT_LIST = (NUM, NONE, SYM, TABLE, ENTRY)
 NOT_ENTRY = (NUM, LIST, SYMS, NUMS, SYM, NONE, TABLE, ENTRIES)     # what `do` cannot run
 VALUES = (NUM, LIST, SYMS, NUMS, SYM, NONE)                 # values, not rules: what an entry is not
+
+
+# Kinds a dictionary's values are compared by (`mixed_values`): a single known kind only.
+_GROUP = {NUM: "number", SYM: "name", LIST: "list", SYMS: "list", NUMS: "list"}
+_KIND_ONE = {"number": "a number", "name": "a name", "list": "a list"}
+_KIND_MANY = {"number": "numbers", "name": "names", "list": "lists"}
 
 
 def _may(k: str, group) -> bool:
@@ -452,8 +459,26 @@ class _Check:
 
     def e_dict(self, e, scope):
         values = [v for _, v in e["items"]]
-        self.entries_beside_values(values, [self.expr(v, scope) for v in values], "dictionary")
+        kinds = [self.expr(v, scope) for v in values]
+        self.entries_beside_values(values, kinds, "dictionary")
+        self.mixed_values(values, kinds)
         return ANY
+
+    def mixed_values(self, values, kinds):
+        """A dictionary written out whose values are of different kinds (numbers and a name, a
+        list beside numbers): it is read by key, and the rule reading it uses every entry alike,
+        so the odd entry fails where it is read -- often in another file (a variant's `replace
+        let` read by its base).  Reported at each value of a kind other than most of them; none
+        is left alone (a placeholder)."""
+        groups = [_GROUP.get(k) for k in kinds]
+        seen = [g for g in groups if g is not None]
+        if len(set(seen)) < 2:
+            return
+        usual = max(seen, key=lambda g: (seen.count(g), -seen.index(g)))
+        for v, g in zip(values, groups):
+            if g is not None and g != usual:
+                self.diag(v, "T218", "%s in a dictionary of %s: a rule reads every entry of a dictionary "
+                          "the same way, so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
 
     def entries_beside_values(self, items, kinds, what):
         """A list or dictionary written out with a table entry (or a table, or a list of entries)
