@@ -760,6 +760,12 @@ def variant_named(game_path: str, name: str, ruleset: str) -> str:
                                              % (name, len(files), ", ".join(files), _as_variant_path(files[-1]))))
             return v["path"]
     vnames = [v["name"] for v in variants]
+    if not is_bare_name(name):
+        # A file name of another suffix (my_variant.txt, house.rule) names no variant, and no save
+        # or log could name it (they name rule files only): said so, not "unknown variant".
+        raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "variant '%s' is no variant of %s (variants: %s) "
+                                     "and no variant file: a variant file is named by a path ending in .rules"
+                                     % (name, _head_of(game_path)["name"], ", ".join(vnames) or "none")))
     raise UnknownName(Diagnostic(ruleset, 1, 1, "error", "L001", "unknown variant '%s' of %s%s (variants: %s)"
                                  % (name, _head_of(game_path)["name"], did_you_mean(name, vnames),
                                     ", ".join(vnames) or "none")))

@@ -239,3 +239,15 @@ def test_a_name_among_a_tables_numbers_is_an_error_in_the_variant_not_in_play(ca
     assert code == 1, err
     assert "caylus.mixed.rules:2:47: error: a name in a dictionary of numbers" in out + err
     assert "caylus.rules" not in out + err and "Traceback" not in err      # not the base's line at play
+
+
+@pytest.mark.parametrize("name", ["house.txt", "house.rule"])
+def test_a_variant_file_of_another_suffix_is_said_to_be_no_variant_file(capsys, tmp_path, monkeypatch, name):
+    """A file beside the player named with another suffix is read neither as a variant's name nor
+    as a file (no save or log could name it): the error says what a variant file is named by."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(MIXED_MONEY.replace('3: "six"', "3: 6"), encoding="utf-8")
+    code, out, err = run_cli(capsys, "play", "caylus", "--variant", name, "--seed", "1", "--no-log")
+    assert code == 2, out
+    assert ("variant '%s' is no variant of caylus (variants: first_edition, one_architect, simplified_favor, "
+            "two_players) and no variant file: a variant file is named by a path ending in .rules" % name) in err
