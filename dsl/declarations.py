@@ -197,7 +197,7 @@ class Builder:
     def variant(self, item: dict) -> dict:
         changes = []
         description = None
-        for_players = None
+        for_players, for_players_pos = None, None
         for it in item["items"]:
             change = it.get("change")
             if change is None and it.get("decl") == "description":
@@ -212,7 +212,7 @@ class Builder:
                 if not counts or it["body"] or not all(isinstance(n, int) and n >= 1 for n in counts):
                     self.error(it["pos"], "D005", "'for_players' takes player counts: for_players 3 or for_players 2, 3")
                 else:
-                    for_players = counts
+                    for_players, for_players_pos = counts, it["pos"]
                 continue
             if change is None and "family" in it:
                 for raw in self.family(it, {}):
@@ -256,6 +256,7 @@ class Builder:
             out["with"] = list(item["with"])
         if for_players:
             out["for_players"] = for_players
+            out["for_players_pos"] = for_players_pos      # where a problem with the counts is reported
         return out
 
     # ------------------------------------------------------------ families

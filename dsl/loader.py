@@ -839,7 +839,7 @@ def _for_players_problems(rs: Ruleset, head: dict, where: str) -> list[Diagnosti
     wrong = [n for n in head.get("for_players") or [] if not lo <= n <= hi]
     if not wrong:
         return []
-    pos = head["pos"]
+    pos = head.get("for_players_pos") or head["pos"]
     allowed = "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
     return [Diagnostic(where, pos[0], pos[1], "error", "L009",
                        "variant '%s' gives the rules for %s players, but its game is for %s: replace the "
