@@ -429,14 +429,10 @@ class Game(GameFields):
         Python exception or a corrupted game (`provost.interpreter.savefile`)."""
         from . import savefile
         d = savefile.parse(text)
-        path = d.get("path")
         if rs is None:
             rs = savefile.rules_of(d, load_checked)
         if not rs.matches_digests(d["digest"], d.get("digest_without_positions")):
-            what = "the rule file changed since the game was saved" if path else \
-                "the saved game was played with other rules"
-            raise RulesError([Diagnostic(path or "<save>", 1, 1, "error", "E002", "%s (digest %s, now %s)"
-                                         % (what, d["digest"], rs.digest))])
+            raise savefile.rules_changed(d, rs)
         prog = program_for(rs)
         savefile.check_state(d["state"], prog)
         try:

@@ -241,9 +241,10 @@ def _load_rules(header: dict):
     """The rules a header names: its ``source`` when that is a rule file that still exists, else
     the name.  A log is untrusted input: it never makes provost read a file that is not a rule
     file (``.rules``, ``.json``, ``.yaml``), whatever path it names."""
-    from .savefile import is_rule_file_name, refuse_variant_files
+    from .savefile import RULE_FILE_SUFFIXES, is_rule_file_name, refuse_variant_files
 
     from provost.dsl.compose import names_a_file
+    from provost.dsl.source import is_bare_name
 
     src = header.get("source")
     if isinstance(src, dict) and isinstance(src.get("variant"), str):
@@ -251,6 +252,11 @@ def _load_rules(header: dict):
     # Variant files are named as the player asked for them, without the rules for the count that
     # `--players N` put under them: loaded for the log's count, they are put there again.
     count = header.get("players") if isinstance(src, dict) and names_a_file(src.get("variant")) else None
+    if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and not is_bare_name(src["ruleset"]) \
+            and not is_rule_file_name(src["ruleset"]):
+        # (`provost play rules.txt` plays the file its user named; a log never makes provost read it)
+        raise RulesError([Diagnostic("<log>", 1, 1, "error", "R003", "the log's rules are in %r, which is not a "
+                                     "rule file (%s): a log is replayed only from one" % (src["ruleset"], ", ".join(RULE_FILE_SUFFIXES)))])
     if isinstance(src, dict) and isinstance(src.get("ruleset"), str) and os.path.isfile(src["ruleset"]) \
             and is_rule_file_name(src["ruleset"]):
         variant = src.get("variant")
@@ -259,7 +265,6 @@ def _load_rules(header: dict):
             and src["ruleset"] == header.get("ruleset"):
         return load_rules(src["ruleset"], src["variant"], count)     # a shipped game with a variant file
     from provost.dsl.loader import shipped_game
-    from provost.dsl.source import is_bare_name
     name = header["ruleset"]
     if shipped_game(name) is None and not is_rule_file_name(name):
         # A name that is no shipped ruleset is never read as a path (`passwd`, from /etc, was).

@@ -214,11 +214,34 @@ def rules_of(d: dict, load_checked):
     return load_checked(d["ruleset"], d["variant"], players)
 
 
+def rules_changed(d: dict, rs) -> RulesError:
+    """E002 for a save whose rules' digest is not the rules' now, at the file of the user's that
+    changed: the rule file it names by ``path``, else its variant file (a shipped game's rules
+    change only with provost itself)."""
+    from provost.dsl.compose import split_variants
+    from provost.dsl.source import is_bare_name
+    path = d.get("path")
+    files = [name for name in split_variants(d["variant"]) if not is_bare_name(name)] if d["variant"] else []
+    if path:
+        where, what = path, "the rule file changed since the game was saved"
+    elif len(files) == 1:
+        where, what = files[0], "the variant file changed since the game was saved"
+    elif files:
+        where, what = files[0], "one of the variant files (%s) changed since the game was saved" % ", ".join(files)
+    else:
+        where, what = WHERE, "the saved game was played with other rules"
+    return RulesError([Diagnostic(where, 1, 1, "error", "E002", "%s (digest %s, now %s)" % (what, d["digest"], rs.digest))])
+
+
 # ------------------------------------------------------------------ the state against the rules
 def check_state(state: dict, prog) -> None:
     n, humans = state["players"], state["humans"]
     if humans > n:
         raise damaged("state.humans: %d deciding seats of %d" % (humans, n))
+    # "" before the first phase, "final" during the final scoring (Game._init_state, nodes.Root)
+    if state["phase"] not in prog.phase_nodes and state["phase"] not in ("", "final"):
+        raise damaged("state.phase: no phase called %r in the rules (phases: %s)"
+                      % (state["phase"], ", ".join(prog.phase_nodes)))
     _same_names("state.counters", state["counters"], prog.counters)
     for name, c in prog.counters.items():
         _check_counter("state.counters." + name, state["counters"][name], c, prog, n)

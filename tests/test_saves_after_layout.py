@@ -128,3 +128,19 @@ def test_rules_changed_by_a_setting_have_their_own_digest_without_positions(tmp_
     changed, _ = with_settings(rs, {"start_money[4]": 9})     # a copy of rs, other declarations
     assert changed.digest_without_positions() != before
     assert rs.digest_without_positions() == before
+
+
+def test_a_changed_variant_file_is_named_where_the_save_is_refused(tmp_path):
+    # The README: a changed file is E002, "a RulesError naming the file"; for a shipped game
+    # played with a variant file of the user's, that file is the one that changed.
+    variant = tmp_path / "rich.rules"
+    text = ('variant rich "Richer start" extends caylus:\n'
+            '    replace let start_money = {1: 5, 2: 6, 3: 6, 4: 8, 5: 8}\n')
+    variant.write_text(text, encoding="utf-8")
+    saved = play(Game.new(load_checked("caylus", str(variant)), players=4, seed=1), random.Random(3), 20).to_json()
+    variant.write_text(text.replace("4: 8", "4: 9"), encoding="utf-8")
+    with pytest.raises(RulesError) as e:
+        Game.from_json(saved)
+    d = e.value.diagnostics[0]
+    assert (d.code, d.path) == ("E002", str(variant))
+    assert "the variant file changed since the game was saved" in d.message

@@ -194,6 +194,7 @@ def _first_tile(d):
     (lambda d: d["state"]["counters"].__setitem__("provost", 99), "outside its bounds"),
     (lambda d: d["state"]["tiles"][_first_tile(d)].__setitem__(1, 9), "owned by seat 9 of 4"),
     (lambda d: d["state"].__setitem__("finished", True), "a finished game with play still to come"),
+    (lambda d: d["state"].__setitem__("phase", "feast"), "state.phase: no phase called 'feast' in the rules"),
 ])
 def test_a_save_no_game_could_reach_is_damaged(tamper, words):
     """Values the engine never leaves in a state: each is E004 on loading, not a rule error
@@ -494,6 +495,21 @@ def test_a_log_naming_a_file_that_is_not_a_rule_file_is_refused(tmp_path, capsys
                                    "players": 4, "seed": 1, "ruleset_hash": "0" * 16, "source": source}) + "\n")
         code, out, err = run_cli(capsys, "replay", str(log))
         assert code == 1 and "SECRET" not in out + err and "is not a rule file" in out + err
+
+
+def test_the_log_of_rules_played_from_a_file_that_is_not_a_rule_file_says_why_it_does_not_replay(tmp_path, capsys):
+    # `provost play` plays the file its user names; its log names that file, which a log may not
+    # make provost read.  The replay says so, rather than looking for a variant of another name.
+    from cli_run import run_cli
+    from provost.dsl.loader import shipped_dir
+    rules = tmp_path / "mine.txt"
+    rules.write_text(open(shipped_dir() + "/caylus.rules", encoding="utf-8").read(), encoding="utf-8")
+    log = tmp_path / "g.jsonl"
+    code, out, err = run_cli(capsys, "play", str(rules), "--players", "4", "--seed", "2", "--log", str(log))
+    assert code == 0 and log.exists()
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 1 and "[R003]" in out + err
+    assert "which is not a rule file (.rules, .json, .yaml, .yml)" in out + err and "mine.txt" in out + err
 
 
 @pytest.mark.parametrize("source, words", [
