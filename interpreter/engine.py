@@ -24,6 +24,7 @@ from .prims_pieces import own_piece, visible_value
 from .program import Program, program_for
 from .runtime import MAX_NUMBER, index_in, short_repr, too_large
 from .state import GameFields, State
+from .wrong_kind import in_rule_terms
 
 ENGINE_VERSION = "3"     # 2: a piece records the decision it was placed in; 3: a choice whose payments
                          # read nothing hidden is no longer asked when one option is left (games change)
@@ -101,10 +102,11 @@ A rule met a value it cannot work with while the game was played: `none` compare
 number, a list where a name or a number is needed.  The checker gives every expression a type and
 refuses such rules (T2xx), so a file that checks clean and fails with E101 has found a case the
 checker does not cover yet.  The game stops at the statement that failed, and the message gives
-Python's own words for what went wrong (a TypeError, KeyError, IndexError or AttributeError).
+what went wrong in the rule language's words where it can ("'<' compares none with a number"),
+then Python's own (a TypeError, KeyError, IndexError or AttributeError), for a report.
 
     provost play g.rules --players 2 --seed 1      # checked clean
-    g.rules:11:13: error: while playing: TypeError: '<' not supported between instances of 'NoneType' and 'int' [E101]
+    g.rules:11:13: error: while playing: '<' compares none with a number (TypeError: '<' not supported between instances of 'NoneType' and 'int') [E101]
     11 |             gain 1 if [none] < [held(coin)] else 0 coin
        |             ^^^^
 
@@ -303,7 +305,7 @@ class Game(GameFields):
             top = self._failing(node, stack)
             pos = getattr(self.prog.nodes[top] if top is not None else None, "pos", None) or [1, 1]
             raise RulesError([Diagnostic(self._file_of_node(top), pos[0], pos[1],
-                                         "error", "E101", "while playing: %s: %s" % (type(e).__name__, e))]) from None
+                                         "error", "E101", "while playing: " + in_rule_terms(e))]) from None
 
     @staticmethod
     def _failing(node, stack):
@@ -379,7 +381,7 @@ class Game(GameFields):
             except RuleRuntimeError as e:
                 raise self._game_failure("tiebreak", "E100", e, e.pos) from None
             except _EXPRESSION_FAILURES as e:
-                raise self._game_failure("tiebreak", "E101", "%s: %s" % (type(e).__name__, e)) from None
+                raise self._game_failure("tiebreak", "E101", in_rule_terms(e)) from None
             for i, v in keys.items():
                 if type(v) is not int and type(v) is not bool:
                     raise self._game_failure("tiebreak", "E101", "the tiebreak gives %s for player %d; it must "
@@ -402,7 +404,7 @@ class Game(GameFields):
             return bool(self.prog.ends_if(self, {"player": None}))
         except _EXPRESSION_FAILURES as e:
             # At the game's `ends_if` line, not at the game's head where the round is running.
-            raise self._game_failure("ends_if", "E101", "%s: %s" % (type(e).__name__, e)) from None
+            raise self._game_failure("ends_if", "E101", in_rule_terms(e)) from None
 
     def _game_failure(self, attribute: str, code: str, message, pos=None) -> RulesError:
         """A failure of the game's ``ends_if`` or ``tiebreak`` expression, at its own position."""

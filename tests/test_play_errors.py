@@ -9,7 +9,8 @@ from rules_failing_in_play import play_failing
 
 CASES = {
     # A statement alone in its block fails: the error is at that statement, not at the block's parent.
-    "atom_alone_in_a_block": ("        if yes:\n            gain 1 if [none] < [held(coin)] else 0 coin", "11:13", "E101", "TypeError"),
+    "atom_alone_in_a_block": ("        if yes:\n            gain 1 if [none] < [held(coin)] else 0 coin", "11:13", "E101",
+                              "'<' compares none with a number (TypeError"),
     # `as` with a value that is no seat: said at the `as`, not where its body uses the player.
     "as_a_number_past_the_seats": ("        as held(coin) + 5:\n            gain 1 pp", "10:9", "E100",
                                    "'as' needs a player"),
@@ -56,7 +57,9 @@ def test_a_missing_table_entry_names_the_table(tmp_path, capsys):
     # Every player ties on 1 pp and the tiebreak is none for each: not a Python TypeError in max().
     ("tiebreak", "first([1 for p in players() if p == 99])", "the tiebreak gives none for player 0"),
     # ends_if is checked between rounds, where the game's head is running: the error is at its line.
-    ("ends_if", "first([p for p in players() if p == 99]) > 1", "TypeError"),
+    # ... said in the rule language's words, then Python's.
+    ("ends_if", "first([p for p in players() if p == 99]) > 1",
+     "'>' compares none with a number (TypeError: '>' not supported between instances of 'NoneType' and 'int')"),
 ])
 def test_the_games_own_expressions_fail_at_their_line(attribute, expr, said, tmp_path, capsys):
     path, code, err = checked_clean_then_played(
