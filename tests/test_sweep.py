@@ -105,6 +105,9 @@ def test_a_value_the_checker_refuses_names_the_setting_that_gave_it(capsys):
     ("provost.start=40", "--set provost.start=40: counter 'provost' starts at 40, outside 1..28"),      # above max
     ("provost.max=0", "--set provost.max=0: counter 'provost' has min 1 above max 0"),
     ("gold_mine.count=-1", "--set gold_mine.count=-1: count of building 'gold_mine' is -1; it must be at least 0"),
+    ("start_money=5,-5", "--set start_money=-5: let 'start_money' holds -5, and is the amount of 'gain ... denier' "
+                         "at line 464: an amount is never negative"),     # no game gets a negative start
+    ("start_money[2]=-1", "--set start_money[2]=-1: let 'start_money' holds -1"),
     ("start_money=5,1.5", "--set 'start_money=5,1.5': '1.5' is not an integer"),
 ])
 def test_a_value_a_declaration_cannot_take_is_a_usage_error_before_any_game(setting, said):

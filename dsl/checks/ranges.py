@@ -1,6 +1,7 @@
 """Range checks (R3xx): numbers that are out of range for what they count."""
 from __future__ import annotations
 
+from .. import primitives as P
 from ..diagnostics import Diagnostic, did_you_mean, explain, register
 from .model import model
 
@@ -32,8 +33,8 @@ moves it.  A `min` above `max` leaves no value at all, and every `set` would giv
 Fix: a start within the range (`start 5 max 5`), or the range the rules mean (`start 6 max 6`);
 with a `min` above 0, give the counter a `start` too.""")
 explain("R303", """
-Some numbers have a least value: a building's `prestige`, `income` and `count`, a cost and a
-piece's value are never negative; a building's road space (`at`), a space's `slots` and
+Some numbers have a least value: a building's `prestige`, `income` and `count`, a cost, the
+amount of a `gain`, `pay` or `lose` and a piece's value are never negative; a building's road space (`at`), a space's `slots` and
 `per_player`, a track's length and `max_rounds` are at least 1.  Below that they mean nothing in
 play: a negative cost would pay the builder, a space with 0 slots could never take a worker (a
 space without a limit says `slots unlimited`), a track of 0 spaces has nowhere to move.
@@ -43,7 +44,21 @@ space without a limit says `slots unlimited`), a track of 0 spaces has nowhere t
         cost -1 pp         # error: a cost of -1 pp; costs are not negative
 
 Fix: the number the rulebook gives (`cost 1 pp`); a gain on building belongs in
-`on_build: gain 1 pp`.""")
+`on_build: gain 1 pp`.
+
+A negative amount does not turn a gain into a loss: the engine keeps a resource within its
+least value, so `gain -5 denier` plays as a smaller loss or as nothing, and `pay -2 denier`
+would pay the player.  The same holds for a let read as an amount, by name or by key (`gain
+start_money[position(turn_order, player)] denier`): its negative values are reported where the
+let writes them (a variant's `replace let`, or `provost sweep --set start_money=-5`), with the
+line that makes them amounts.
+
+    phase p:
+        each player in players():
+            gain -5 denier     # error: 'gain -5 denier': an amount is never negative; write 'lose 5 denier'
+
+Fix: the statement that says it (`lose 5 denier`, `gain 2 denier`); a let read as an amount
+holds numbers of 0 or more.  A let of steps up and down (`[2, 1, -1, -2]`) is for `set`.""")
 explain("R304", """
 No board game counts beyond a million, so a number larger than 1,000,000 anywhere in the
 rules is a slip (digits too many, a pasted value); some of them would also size what the engine
@@ -176,11 +191,85 @@ def check_numbers(ruleset) -> list[Diagnostic]:
         n = a["n"]
         if where == "cost" and n.get("e") == "int" and n["v"] < 0:
             out.append(sym.diag(i, n, "R303", "a cost of %d %s; costs are not negative" % (n["v"], a["what"])))
+    _negative_amounts(m, out)
     for e, i in m.uses.ints:
         if abs(e["v"]) > ABSURD:
             out.append(sym.diag(i, e, "R304", "%s is too large; numbers stay within %s"
                                 % (_short(e["v"]), f"{ABSURD:,}")))
     return out
+
+
+AMOUNT_EFFECTS = frozenset(name for name, sig in P.EFFECTS.items() if "amount" in sig.arg_kinds)
+"""`gain`, `pay`, `lose`: the statements whose amounts are counts of what changes hands."""
+_OPPOSITE = {"gain": "lose", "lose": "gain", "pay": "gain"}
+
+
+def _amounts_given(m):
+    """(statement, amount, scope, i) for every amount given to `gain`, `pay` or `lose`."""
+    for st, scope, i in m.uses.calls:
+        if st.get("name") in AMOUNT_EFFECTS:
+            for a in list(st["args"]) + list(st["kw"].values()):
+                if a.get("e") == "amount":
+                    yield st, a, scope, i
+
+
+def _negative_amounts(m, out: list) -> None:
+    """A negative amount of gain/pay/lose, written out or held by the let the amount reads.
+
+    The engine keeps a resource within its least value, so a negative gain plays as a smaller
+    loss or not at all: never what the writer meant.  A let is reported at each negative value it
+    holds, once, naming the first statement that reads it as an amount; lets read otherwise
+    (steps for `set`) may hold what they like."""
+    sym = m.sym
+    reported: set[str] = set()
+    for st, a, scope, i in _amounts_given(m):
+        n, verb = a["n"], st["name"]
+        if n.get("e") == "int":
+            if n["v"] < 0:
+                fix = _OPPOSITE.get(verb)
+                out.append(sym.diag(i, n, "R303", "'%s %d %s': an amount is never negative%s" % (
+                    verb, n["v"], a["what"], "; write '%s %d %s'" % (fix, -n["v"], a["what"]) if fix else "")))
+            continue
+        name = _let_read(n, scope)
+        if name is None or name in reported:
+            continue
+        found = [j for kind, j in sym.by_name.get(name, ()) if kind == "let"]
+        if not found or sym.decls[found[0]].get("params") is not None:
+            continue
+        reported.add(name)
+        j = found[0]
+        negatives = [v for v in _literal_ints(sym.decls[j].get("value")) if v["v"] < 0]
+        if not negatives:
+            continue
+        use = sym.diag(i, n, "R303", "")
+        where = "line %d" % use.line if use.path == sym.diag(j, negatives[0], "R303", "").path \
+            else "%s:%d" % (use.path, use.line)
+        for v in negatives:
+            out.append(sym.diag(j, v, "R303", "let '%s' holds %d, and is the amount of '%s ... %s' at %s: "
+                                "an amount is never negative" % (name, v["v"], verb, a["what"], where)))
+
+
+def _let_read(n: dict, scope) -> str | None:
+    """The global let an amount reads, by name (`bonus`) or by key (`start_money[k]`, `t[a][b]`)."""
+    while n.get("e") == "index":
+        n = n["x"]
+    if n.get("e") == "name" and n["id"] not in scope:
+        return n["id"]
+    return None
+
+
+def _literal_ints(v) -> list[dict]:
+    """The whole numbers a let's value writes out, in its lists and dictionaries too."""
+    if not isinstance(v, dict):
+        return []
+    kind = v.get("e")
+    if kind == "int":
+        return [v]
+    if kind == "list":
+        return [x for item in v["items"] for x in _literal_ints(item)]
+    if kind == "dict":
+        return [x for _, item in v["items"] for x in _literal_ints(item)]
+    return []
 
 
 def _short(v: int) -> str:
