@@ -9,7 +9,8 @@ a trigger whose event has one).  It reports only what is certain to fail when it
 - T218: a value of a kind an operator, function or statement cannot take (`abs(food)`,
   `for q in 7:`, `food + 1`, `repeat [1, 2]:`, `as none:`, `gain bonus[2] pp` or `do 3` where
   `bonus` is a table: a table's entries are rules to `do`, not values; a dictionary written out
-  whose values are of different kinds, `{1: 5, 2: "six"}`, reported at the odd value).  A list or dictionary
+  whose values are of different kinds, `{1: 5, 2: "six"}`, or a flat list of plain names and
+  numbers mixed, `[food, wood, 3]`, reported at the odd value).  A list or dictionary
   written out that holds a table entry beside other values (`[bonus[1], 1]`) is reported at the
   entry; a list of entries only is followed to where its entries are used (`sum`, an amount);
 - T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
@@ -55,7 +56,14 @@ a resource name where a number is needed, and so on.  The kinds are numbers, lis
     do [bonus[1], 2][held(coin)]    # error (at bonus[1]): a table entry in a list beside a number
 
 Fix: `for q in 1..7:`, `gain held(food) pp`, `do bonus[2]`, `do bonus[held(coin)]`; a list
-holding entries only (`[bonus[1], bonus[2]]`), each item given to `do`.""")
+holding entries only (`[bonus[1], bonus[2]]`), each item given to `do`.
+
+A dictionary written out is read by key and a list item by item, every one alike, so a
+dictionary whose values mix numbers, names and lists (`{1: 5, 2: "six"}`), or a list of plain
+names with a plain number among them (`[food, wood, 3]`), is reported at the odd value: it would
+fail where it is read, often in the base a variant's `replace let` changes.  Lists inside a list
+(`[[farm, 2], [mill, 3]]`) and the items a comprehension makes are records read by position, and
+`none` may stand beside any kind.""")
 explain("T219", """
 A phase, the setup and the final scoring run with no player acting, so what belongs to the
 acting player (a per-player counter, `gain`/`pay`/`lose`, `held`, a choice) has no owner there.
@@ -179,6 +187,7 @@ class _Check:
         self.acting = _acting_effects()
         self._let_kinds: dict = {}
         self._effect_needs: dict = {}
+        self._tuples: set[int] = set()      # ids of lists written out inside lists (records)
         self.seen = 0
 
     def diag(self, node, code, message):
@@ -449,8 +458,11 @@ class _Check:
         return k
 
     def e_list(self, e, scope):
+        self._mark_tuples(e["items"])
         kinds = [self.expr(x, scope) for x in e["items"]]
         self.entries_beside_values(e["items"], kinds, "list")
+        if id(e) not in self._tuples:
+            self.names_beside_numbers(e["items"], kinds)
         if kinds and all(k == ENTRY for k in kinds):
             return ENTRIES
         if kinds and all(k == SYM for k in kinds):
@@ -459,6 +471,7 @@ class _Check:
 
     def e_dict(self, e, scope):
         values = [v for _, v in e["items"]]
+        self._mark_tuples(values)
         kinds = [self.expr(v, scope) for v in values]
         self.entries_beside_values(values, kinds, "dictionary")
         self.mixed_values(values, kinds)
@@ -479,6 +492,28 @@ class _Check:
             if g is not None and g != usual:
                 self.diag(v, "T218", "%s in a dictionary of %s: a rule reads every entry of a dictionary "
                           "the same way, so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
+
+    def _mark_tuples(self, items):
+        """Lists written out as the items of a list, the values of a dictionary or the item of a
+        comprehension are records read by position (`[[farm, 2], [mill, 3]]`, `[c, held(c)]`):
+        a name beside a number is what they are for."""
+        self._tuples.update(id(x) for x in items if x.get("e") == "list")
+
+    def names_beside_numbers(self, items, kinds):
+        """A flat list written out of plain names and plain numbers mixed (`[food, wood, 3]`): a
+        rule goes through a list or picks from it reading every item the same way, so the odd
+        item fails where it is read -- often in another file (a variant's `replace let` read by
+        its base).  Reported at each item of the kind fewer items have; none stays allowed."""
+        plain = [("number" if x.get("e") == "int" else "name") if k == (NUM if x.get("e") == "int" else SYM)
+                 and x.get("e") in ("int", "name") else None for x, k in zip(items, kinds)]
+        seen = [g for g in plain if g is not None]
+        if len(set(seen)) < 2:
+            return
+        usual = max(seen, key=lambda g: (seen.count(g), -seen.index(g)))
+        for x, g in zip(items, plain):
+            if g is not None and g != usual:
+                self.diag(x, "T218", "%s in a list of %s: a rule reads every item of a list the same way, "
+                          "so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
 
     def entries_beside_values(self, items, kinds, what):
         """A list or dictionary written out with a table entry (or a table, or a list of entries)
@@ -504,6 +539,7 @@ class _Check:
         inner = scope.bind(e["var"], _entry_item(self.iterable(e["iter"], scope, "a list comprehension")))
         if e["cond"] is not None:
             self.expr(e["cond"], inner)
+        self._mark_tuples([e["item"]])
         return ENTRIES if self.expr(e["item"], inner) == ENTRY else LIST
 
     def e_not(self, e, scope):
