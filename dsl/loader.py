@@ -555,11 +555,24 @@ def players_out_of_range(rs: Ruleset, players: int) -> str | None:
         # game's rule file, which a document does not bring along.
         return "%s is for %s, not %d: an IR document holds the rules of the count it was exported for " \
             "(provost export %s --players %d)" % (title, _count_range(lo, hi), players, rs.name, players)
+    if rs.variant and list(rs.root_players or []) != [lo, hi]:
+        # A variant (or several composed) that changed the game's counts: the game's rules for
+        # other counts would not carry its changes, so the counts to give are its own.
+        return "%s is for %s, not %d: load it with %s" % (title, _count_range(lo, hi), players, counts_to_give(lo, hi))
     # Rules loaded for one count cannot be played by another: the count is given when loading
     # (load_checked or Game.new by name, players=N; --players N).
     more = (" (and for %s players with their own rules, which load with players=N or --players N)"
             % ", ".join(map(str, others)) if others else "")
     return "%s is for %s, not %d%s" % (title, _count_range(lo, hi), players, more)
+
+
+def counts_to_give(lo: int, hi: int, api: bool = True) -> str:
+    """How to ask for one of the counts lo..hi: `players=2 (--players 2)`, `--players 3 or
+    --players 4` on the command line alone (``api`` False)."""
+    flags = " or ".join("--players %d" % n for n in range(lo, hi + 1))
+    if not api:
+        return flags
+    return "players=%s (%s)" % (" or ".join(map(str, range(lo, hi + 1))), flags)
 
 
 def _count_range(lo: int, hi: int) -> str:

@@ -206,6 +206,40 @@ def test_more_agents_than_deciding_players_is_refused_alike(capsys, command):
     assert code == 2 and "3 agents given for 2 players" in err
 
 
+def _duo(tmp_path) -> str:
+    """A variant of Ys for 2 players only, as a player writes one (beside no shipped file)."""
+    path = tmp_path / "ys.duo.rules"
+    path.write_text("variant duo extends two_players:\n    for_players 2\n")
+    return str(path)
+
+
+def test_compare_with_a_variant_for_other_counts_names_the_players_it_takes(capsys, tmp_path):
+    # Without --players the comparison plays Ys's 4: the hint is the variant's own count, not the
+    # game's rules for 3 players (with which the variant does not load either).
+    duo = _duo(tmp_path)
+    code, out, err = run(capsys, "sim", "ys", "--compare", duo, "--games", "1", "--seed", "1")
+    assert code == 2 and out == ""
+    assert err == "provost: error: --compare %s: ys (duo) is for 2 players, and ys is played with 4 players " \
+                  "when --players is not given: compare them with --players 2\n" % duo
+    code, out, err = run(capsys, "sim", "ys", "--compare", duo, "--games", "1", "--seed", "1", "--players", "2")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("command", [["play", "--players", "3"], ["sim", "--games", "1", "--players", "4"],
+                                     ["sweep", "--set", "placement_rounds=4", "--games", "1", "--players", "3"]])
+def test_a_variant_for_other_counts_names_the_players_it_takes(capsys, tmp_path, command):
+    code, _, err = run(capsys, command[0], _duo(tmp_path), *command[1:])
+    n = command[-1]
+    assert code == 2 and "ys (duo) is for 2 players, not %s: load it with players=2 (--players 2)" % n in err
+    assert "their own rules" not in err
+
+
+def test_a_composed_variant_range_gives_each_count(capsys):
+    code, _, err = run(capsys, "play", "ys", "--variant", "kings_favor", "--players", "5")
+    assert code == 2 and "ys (kings_favor) is for 3 to 4 players, not 5: load it with players=3 or 4 " \
+                         "(--players 3 or --players 4)" in err
+
+
 def test_a_count_the_base_rules_lack_names_the_counts_the_variants_give(capsys):
     """Ys is for 4 players, and for 2 and 3 with the rules of their own: the message says both."""
     code, _, err = run(capsys, "play", "ys", "--players", "1")

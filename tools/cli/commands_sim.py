@@ -90,8 +90,33 @@ def _compare_spec(args, other: str, players: int | None, check_invariants: bool 
     from provost.dsl.source import is_bare_name
 
     if not is_bare_name(other) or shipped_game(other) is not None:
-        return _spec_for(other, None, players, args.agents, args.seed, check_invariants)
-    return _spec_for(args.ruleset, other, players, args.agents, args.seed, check_invariants)
+        ruleset, variant = other, None
+    else:
+        ruleset, variant = args.ruleset, other
+    if args.players is None:
+        _refuse_a_count_it_lacks(args, ruleset, variant, players)
+    return _spec_for(ruleset, variant, players, args.agents, args.seed, check_invariants)
+
+
+def _refuse_a_count_it_lacks(args, ruleset: str, variant: str | None, players: int) -> None:
+    """Without --players both sides play the count RULESET is played with by default; rules to
+    compare that are for other counts only (a variant saying `for_players 2`) are refused with
+    the --players values they take, not with the game's own rules for other counts."""
+    from provost.dsl.loader import counts_to_give
+    from provost.interpreter.gamelog import load_rules
+
+    rs = load_rules(ruleset, variant, None)
+    lo, hi = rs.game().get("players") or [1, 8]
+    if lo <= players <= hi:
+        return
+    title = rs.name + (" (%s)" % rs.variant if rs.variant else "")
+    raise UsageError("--compare %s: %s is for %s, and %s is played with %d players when --players is not "
+                     "given: compare them with %s" % (printable(args.compare), title, _count_range(lo, hi),
+                                                       printable(args.ruleset), players, counts_to_give(lo, hi, api=False)))
+
+
+def _count_range(lo: int, hi: int) -> str:
+    return "%d players" % lo if lo == hi else "%d to %d players" % (lo, hi)
 
 
 def check_outputs(args: argparse.Namespace) -> str | None:
