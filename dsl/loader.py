@@ -662,16 +662,17 @@ def no_game_found(path: str) -> RulesError:
                    "cannot find the base ruleset '%s'" % head.get("extends"))])
 
 
-def describe_file(path: str) -> dict:
+def describe_file(path: str, strict: bool = True) -> dict:
     """What `provost variants PATH` lists: the game of a rule file (a variant file's base game)
     with its variants, in the shape of `list_shipped`'s entries; a variant file that is not among
     them is listed last, marked ``this_file``.  A file that cannot be loaded (a base or a variant
-    after ``with`` not found) raises its errors, as `check` reports them."""
+    after ``with`` not found) raises its errors, as `check` reports them, unless ``strict`` is
+    False (the caller checks the file itself); a file whose game is not found raises always."""
     root = _root_file_of(path)
     head = _head_of(path)
     if root is None:
         raise no_game_found(path)
-    if head["kind"] == "variant":
+    if head["kind"] == "variant" and strict:
         _, diags = _resolve(path)       # the bases are found: the variants after `with` must be too
         errors = [d for d in diags if d.severity == "error"]
         if errors:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 from pathlib import Path
 
@@ -149,6 +150,31 @@ def test_variants_of_a_broken_file_exits_1(capsys, tmp_path):
     assert code == 1 and "%s:1:1: error:" % bad in err
 
 
+@pytest.mark.parametrize("change, diagnostic", [
+    ("replace let start_mony = {1: 5}",      # a replace of nothing: the file does not load
+     "bad.rules:3:5: error: cannot replace let 'start_mony': the base has none; did you mean 'start_money'? [L004]"),
+    ("replace let start_money = {1: -5}",    # loads, and the checker refuses it
+     "bad.rules:3:35: error: let 'start_money' holds -5"),
+])
+def test_variants_of_a_variant_with_errors_lists_it_says_why_and_exits_1(capsys, tmp_path, change, diagnostic):
+    # Once exit 0 with the file listed as if it could be played.
+    bad = tmp_path / "bad.rules"
+    bad.write_text('variant bad extends caylus:\n    description "Bad one."\n    %s\n' % change)
+    code, out, err = run(capsys, "variants", str(bad))
+    assert code == 1
+    assert out.splitlines()[1].split()[:2] == ["caylus", "(base)"] and "two_players" in out
+    assert "bad (this file: does not load)" in out
+    assert err.startswith(os.path.join(str(tmp_path), diagnostic))
+
+
+def test_variants_of_a_game_file_with_errors_exits_1(capsys, tmp_path):
+    bad = tmp_path / "g.rules"
+    bad.write_text("game g:\n    score pp\nresource pp\nphase p:\n    gain 1 nothing\n")
+    code, out, err = run(capsys, "variants", str(bad))
+    assert code == 1 and out.splitlines()[1].split()[:2] == ["g", "(base)"]
+    assert "%s:5:12: error: undefined resource 'nothing' [N103]" % bad in err
+
+
 def test_variants_of_a_file_whose_bases_go_round_says_so_as_check_does(capsys, tmp_path):
     # Once "cannot find the base ruleset 'b'" while b.rules stood beside it.
     (tmp_path / "a.rules").write_text('variant a "A" extends b:\n    description "x"\n')
@@ -256,7 +282,9 @@ def test_every_command_reports_a_rule_file_it_cannot_load_as_check_does(capsys, 
     said = out if argv[0] == "check" else err
     assert code == 1, said
     assert said.startswith(path + ":") and ": error: " in said.splitlines()[0], said
-    if argv[0] != "check":
+    if argv[0] == "variants":
+        assert "(this file)" not in out     # what it still lists (the base game's variants), never the file as fine
+    elif argv[0] != "check":
         assert out == ""
     if kind in ("with_missing", "base_missing"):
         assert "[L002]" in said.splitlines()[0] and "cannot find the " in said

@@ -499,6 +499,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_variants(args: argparse.Namespace) -> int:
     loader = _loader("variants")
     shipped = _attr(loader, "list_shipped", "variants")()
+    errors: list[Diagnostic] = []
     if args.ruleset is not None:
         # RULESET as everywhere: a bare shipped name, else a path (provost.dsl.source.is_bare_name).
         names = [r["name"] for r in shipped]
@@ -509,7 +510,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown ruleset '{args.ruleset}'{did_you_mean(args.ruleset, names)} "
                              f"(shipped: {', '.join(names)})")
         else:
-            shipped = [_attr(loader, "describe_file", "variants")(args.ruleset)]
+            shipped, errors = _describe_checked(loader, args.ruleset)
     header = ("RULESET", "VARIANT", "TITLE", "DESCRIPTION")
     rows = []
     for ruleset in shipped:
@@ -517,13 +518,32 @@ def cmd_variants(args: argparse.Namespace) -> int:
         for variant in ruleset.get("variants", []):
             counts = variant.get("for_players")
             name = variant["name"] + (" (--players %s)" % ",".join(map(str, counts)) if counts else "")
-            name += " (this file)" if variant.get("this_file") else ""
+            if variant.get("this_file"):
+                name += " (this file: does not load)" if errors else " (this file)"
             rows.append(("", name, variant.get("title") or "", variant.get("description") or ""))
-    if sys.stdout.isatty():
+    if not rows:
+        pass                        # nothing found to list: the errors below say why
+    elif sys.stdout.isatty():
         _print_rich_table(header, rows)
     else:
         _print_plain_table(header, rows)
+    if errors:
+        _print_diagnostics(errors)
+        return 1
     return 0
+
+
+def _describe_checked(loader: ModuleType, path: str) -> tuple[list[dict], list[Diagnostic]]:
+    """A rule file's game and variants, and the file's errors as `provost check` finds them: a
+    file that does not load (a `replace` of nothing, a value the checker refuses) is no variant
+    to play, so `variants FILE` says why and exits 1, listing what it can still find."""
+    errors = [d for d in _attr(loader, "check_file", "variants")(path) if d.severity == "error"]
+    try:
+        return [_attr(loader, "describe_file", "variants")(path, strict=not errors)], errors
+    except RulesError:
+        if not errors:
+            raise
+        return [], errors           # no game to list (the file's head does not parse): the errors say why
 
 
 def _print_plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
