@@ -362,6 +362,31 @@ def test_compile_says_why_it_cannot(cache, monkeypatch):
     assert "turned off" in done.stderr and "Traceback" not in done.stderr
 
 
+#: `provost compile` with the engine's modules imported from their sources, as after an edit of
+#: them since the install (a finder like the one accelerate.py installs for stale copies; in an
+#: install without compiled modules they come from source anyway).
+ENGINE_FROM_SOURCE = """
+import sys
+from provost.interpreter import accelerate
+sys.meta_path.insert(0, accelerate._FromSource(accelerate.compiled_modules()))
+from provost.tools.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_compile_refuses_when_the_engine_runs_from_its_sources(cache, tmp_path):
+    # A compiled rules module loads only beside the compiled engine (native.load): built here, it
+    # would never be used, so it is not built, and the reason is given.
+    mine = tmp_path / "caylus.mine.rules"
+    mine.write_text('variant mine "Mine" extends caylus:\n    replace let start_money = {1: 8, 2: 9, 3: 9, 4: 10, 5: 10}\n')
+    done = subprocess.run([sys.executable, "-c", ENGINE_FROM_SOURCE, "compile", "caylus", "--variant", str(mine)],
+                          capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert "the compiled engine" in done.stderr and "Python sources" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not [f for f in cache.iterdir() if f.name.startswith(native.module_name(""))]
+
+
 def test_the_engine_functions_a_rule_calls_are_called_through_c():
     # Ys calls room() and strength(), partials of prims_pieces' functions, and counts every list
     # it builds (runtime.counted): the generated source calls the cimported functions.

@@ -8,7 +8,8 @@ and variants, player counts with rules of their own and rule files written on to
 game take every unit they share with those modules (native.SharedUnits); this command
 compiles all of a program's units, the ones a variant changes too, and rule files of games of
 your own.  It prints the module's path; rules that cannot be compiled here (no Cython, no C
-compiler, no private cache directory) are a usage error (exit 2), and still play as before.
+compiler, no private cache directory, an engine that runs from its Python sources, beside which
+no compiled module loads) are a usage error (exit 2), and still play as before.
 """
 from __future__ import annotations
 
@@ -30,6 +31,11 @@ def run_compile(args: argparse.Namespace) -> int:
     check_player_count(rs, args.players)
     if not native.enabled():
         raise UsageError("compiled rules are turned off here (%s or %s is set)" % (native.PURE_ENV, native.NO_NATIVE_ENV))
+    if not _engine_compiled():
+        # A module built now would never be loaded (native.load): 20 s to 2 min spent for nothing.
+        raise UsageError("compiled rules run only with the compiled engine, and the engine here runs from its "
+                         "Python sources (%s): reinstall with Cython and a C compiler: pip install "
+                         "'provost[native]', without PROVOST_NO_COMPILE" % _why_engine_from_source())
     start = time.perf_counter()
     try:
         path = compile_native(rs)
@@ -39,3 +45,16 @@ def run_compile(args: argparse.Namespace) -> int:
         printable(rs.name), " (variant %s)" % printable(rs.variant) if rs.variant else "",
         time.perf_counter() - start, printable(path), os.path.getsize(path) // 1024))
     return 0
+
+
+def _engine_compiled() -> bool:
+    """The engine's game and state run compiled: the only engine a compiled rules module loads beside."""
+    from provost.interpreter import engine, native, state  # noqa: F401 - imported to be looked at
+    return native._beside_compiled_engine()
+
+
+def _why_engine_from_source() -> str:
+    from provost.interpreter import accelerate
+    if not accelerate.compiled_modules():
+        return "it was installed without compiling it"
+    return "its compiled copies no longer match its sources"
