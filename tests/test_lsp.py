@@ -846,3 +846,59 @@ def test_a_request_with_parameters_out_of_the_protocol_is_answered_with_an_error
     assert "Traceback" not in err and 'File "' not in err, err
     assert "Position.line should be in range" in err and "KeyError: 'character'" in err
     assert all(line.startswith("provost lsp: ") for line in err.splitlines()), err
+
+
+def test_a_variant_of_a_shipped_game_typed_in_a_folder_of_ones_own(tmp_path):
+    """A variant made with `extends caylus` (the installed game, by name), its mistake marked and
+    cleared, completion from the base's names while a change is typed: the first change of a new
+    variant (`remove building `) and a value in a dictionary (`{1: `, an expression, not a body)."""
+    mine = tmp_path / "mine.rules"
+    head = 'variant mine "Mine" extends caylus:\n'
+    wrong = (head + "    replace let start_money = {1: 8, 2: 9, 3: 9, 4: 10, 5: 10}\n"
+             '    building wood_orchard "Orchard" wood:\n'
+             "        cost 1 wood, 1 food\n        prestige 2\n        work: gain 3 fod\n")
+    mine.write_text(wrong)
+    fixed = wrong.replace("3 fod", "3 food")
+
+    async def session():
+        async with Session() as s:
+            uri = s.open(mine)
+            [mark] = await s.wait(uri)
+            assert mark.code == "N103" and "did you mean 'food'" in mark.message
+            assert (mark.range.start.line, mark.range.start.character, mark.range.end.character) == (5, 21, 24)
+            sent = time.perf_counter()
+            s.change(uri, fixed)
+            assert not await s.wait(uri, since=sent)
+            doc = T.TextDocumentIdentifier(uri=uri)
+            asked = []
+
+            async def timed(request):
+                start = time.perf_counter()
+                answer = await s.ask(request)
+                asked.append(time.perf_counter() - start)
+                return answer
+
+            d = await timed(s.client.text_document_definition_async(T.DefinitionParams(doc, at(fixed, "start_money"))))
+            assert d.uri == from_fs_path(os.path.join(shipped_dir(), "caylus.rules"))
+            h = await timed(s.client.text_document_hover_async(T.HoverParams(doc, at(fixed, "food"))))
+            assert "**resource** `food` (caylus.rules:" in h.contents.value
+            # The first change of a new variant, being typed: the base's buildings.
+            s.change(uri, head + "    remove building \n", version=3)
+            start = time.perf_counter()
+            labels = set(await s.complete(uri, T.Position(1, 20)))
+            asked.append(time.perf_counter() - start)
+            assert {"jeweller", "wood_farm_food", "gold_mine"} <= labels and "if" not in labels
+            s.change(uri, head + "    replace step ", version=4)
+            labels = set(await s.complete(uri, T.Position(1, len("    replace step "))))
+            assert {"income", "placement", "setup"} <= labels and "jeweller" not in labels
+            # A dictionary's value being typed: the values in scope, not the statements of a body.
+            typing = fixed.replace("{1: 8, 2: 9, 3: 9, 4: 10, 5: 10}", "{1: ")
+            s.change(uri, typing, version=5)
+            start = time.perf_counter()
+            labels = set(await s.complete(uri, T.Position(1, len("    replace let start_money = {1: "))))
+            asked.append(time.perf_counter() - start)
+            assert {"denier", "walls", "count"} <= labels and not {"gain", "set", "repeat"} & labels
+            return asked
+
+    asked = asyncio.run(session())
+    assert max(asked) < 5.0     # each well under a second here; bounded loosely for slow machines

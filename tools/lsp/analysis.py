@@ -84,13 +84,33 @@ def readable(path: str, texts: dict[str, str]) -> dict[str, str]:
         if tree is not None or not rows:
             break
         for row in rows:
-            _blank_block(lines, row)
+            if not _keep_variant_head(lines, row):
+                _blank_block(lines, row)
     else:
         lines = [CONTROL.sub(" ", row) for row in lines_of(text)]
     repaired = "\n".join(lines)
     _repaired_cache.clear()
     _repaired_cache[key] = (text, repaired)
     return dict(texts, **{key: repaired})
+
+
+#: A variant's head: set aside, it would take its base with it (every name of the game).
+VARIANT_HEAD = re.compile(r"^variant\b[^#]*:\s*(?:#.*)?$")
+#: What a variant's body holds, when every change in it was set aside, so that its head parses.
+EMPTY_CHANGE = '    description ""'
+
+
+def _keep_variant_head(lines: list[str], row: int) -> bool:
+    """When ROW is a variant's head left without a body (its changes set aside as being typed),
+    give it an empty description in the blank line below it and keep it; False otherwise."""
+    if not VARIANT_HEAD.match(lines[row]):
+        return False
+    if row + 1 == len(lines):
+        lines.append("")
+    if lines[row + 1].strip():
+        return False
+    lines[row + 1] = EMPTY_CHANGE
+    return True
 
 
 def _blank_block(lines: list[str], row: int) -> None:
@@ -272,15 +292,22 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     code = STRING.sub("", before)
     if "#" in code or '"' in code:
         return []                                     # in a comment or a string
-    # The rest of the document as far as it parses (a mistake elsewhere is set aside), this line as typed.
-    fixed = lines_of(readable(path, texts)[_abs(path)])
+    # The rest of the document as far as it parses (a mistake elsewhere is set aside), this line as
+    # typed.  It is repaired with a word at the cursor: `remove building ` does not parse, and set
+    # aside it would leave a new variant's head without a body, set aside in turn.
+    key = _abs(path)
+    with_word = lines[:line] + [current[:start] + CURSOR + current[end:]] + lines[line + 1:]
+    fixed = lines_of(readable(path, dict(texts, **{key: "\n".join(with_word)}))[key])
     parsed, local = _scope_at(path, fixed[:line] + [current] + fixed[line + 1:], line, start, end)
-    # The declarations as they are with the cursor's word in place: a line being typed may not parse.
-    texts = dict(texts, **{_abs(path): parsed}) if parsed is not None else readable(path, texts)
+    # The declarations as they are with the cursor's word in place (a line being typed may not
+    # parse), when those rules resolve: the word alone on a line parses and resolves to nothing.
+    texts = dict(texts, **{key: parsed}) if parsed is not None and _resolves(path, dict(texts, **{key: parsed})) \
+        else readable(path, texts)
     declared = declarations(path, texts)
     words = lambda ws: [(w, "keyword", "") for w in ws]  # noqa: E731
     named = lambda test: [(d.name, d.kind, d.detail[:80]) for d in declared.values() if test(d)]  # noqa: E731
-    if not before.strip() or before.rstrip()[-1] in ":;":       # a line's first word, or a one-line body's
+    if not before.strip() or (before.rstrip()[-1] in ":;" and not _in_brackets(code)):
+        # a line's first word, or a one-line body's (`work: `; a dictionary's `{1: ` is an expression)
         where = _block_at(lines, line, len(before)) if not before.strip() else "body"
         if where == "top":
             return words(KINDS + ["variant", "for"])
@@ -298,7 +325,8 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     part = CHANGE_PART.match(before)
     if part:
         # The line being typed (`replace entry powers.`) does not parse yet: the rules without it.
-        without = "\n".join(fixed[:line] + [""] + fixed[line + 1:])
+        # (An empty change in its place: it may be the variant's only one.)
+        without = "\n".join(fixed[:line] + [EMPTY_CHANGE] + fixed[line + 1:])
         return _change_part_names(path, dict(texts, **{_abs(path): without}), part.group(1), part.group(2))
     change = REPLACE_OR_ADD.match(before)
     if change:
@@ -314,6 +342,20 @@ def completions(path: str, texts: dict[str, str], line: int, col: int) -> list[t
     out += [(n, "function", s.says[:80]) for n, s in FUNCTIONS.items()]
     out += [(n, "constant", "") for n in CONSTANTS] + [(n, "context", s) for n, s in CONTEXT_NAMES.items()]
     return out + words(EXPRESSION_WORDS)
+
+
+def _resolves(path: str, texts: dict[str, str]) -> bool:
+    with edited_texts(texts):
+        return resolve(path)[0] is not None
+
+
+def _in_brackets(code: str) -> bool:
+    """CODE (a line up to the cursor, strings taken out) leaves a bracket open: the cursor is in
+    an expression (a dictionary's `{1: `, a call's arguments), whatever the word before it."""
+    depth = 0
+    for ch in code:
+        depth += (ch in "([{") - (ch in ")]}")
+    return depth > 0
 
 
 def _change_part_names(path: str, texts: dict[str, str], part: str, owner: str | None) -> list[tuple[str, str, str]]:
