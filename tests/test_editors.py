@@ -6,6 +6,8 @@ import glob
 import json
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -51,3 +53,44 @@ def test_the_vscode_manifest_uses_the_grammar_and_the_server():
     assert (EDITORS / "vscode" / grammar["path"]).is_file()
     assert manifest["contributes"]["configuration"]["properties"]["provost.command"]["default"] == ["provost", "lsp"]
     assert "provost lsp" in (EDITORS / "README.md").read_text()
+
+
+#: Loads editors/vscode/extension.js in node with the two modules VS Code gives it (the editor's
+#: API and vscode-languageclient) replaced by recorders, activates it and prints what it asked of
+#: the language client, as JSON.
+ACTIVATE = r"""
+const Module = require("module");
+const manifest = require(process.argv[1] + "/package.json");
+const seen = {};
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  if (request === "vscode") {
+    const defaults = manifest.contributes.configuration.properties;
+    return { workspace: { getConfiguration: (section) => ({
+      get: (key) => defaults[section + "." + key].default }) } };
+  }
+  if (request === "vscode-languageclient/node") {
+    return { LanguageClient: class {
+      constructor(id, name, server, client) { Object.assign(seen, { id, name, server, client }); }
+      start() { seen.started = true; return Promise.resolve(); }
+      stop() { return Promise.resolve(); }
+    } };
+  }
+  return load.apply(this, arguments);
+};
+const extension = require(process.argv[1] + "/" + manifest.main);
+extension.activate({ subscriptions: [] });
+console.log(JSON.stringify(seen));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_vscode_extension_starts_the_server_for_saved_and_untitled_rule_files():
+    # The server checks a buffer that is no file yet (untitled:): the client must send it one.
+    done = subprocess.run(["node", "-e", ACTIVATE, "--", str(EDITORS / "vscode")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["started"] and seen["server"] == {"command": "provost", "args": ["lsp"]}
+    selector = seen["client"]["documentSelector"]
+    assert {(s["scheme"], s["language"]) for s in selector} == {("file", "provost"), ("untitled", "provost")}

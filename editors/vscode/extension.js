@@ -8,7 +8,8 @@ function activate(context) {
   const [command, ...args] = vscode.workspace.getConfiguration("provost").get("command");
   client = new LanguageClient("provost", "provost rules",
     { command, args },
-    { documentSelector: [{ scheme: "file", language: "provost" }] });
+    // A new file not saved yet (untitled:) is checked too, as if it were in the current folder.
+    { documentSelector: [{ scheme: "file", language: "provost" }, { scheme: "untitled", language: "provost" }] });
   client.start();
   context.subscriptions.push({ dispose: () => client && client.stop() });
 }
