@@ -387,6 +387,21 @@ def test_compile_refuses_when_the_engine_runs_from_its_sources(cache, tmp_path):
     assert not [f for f in cache.iterdir() if f.name.startswith(native.module_name(""))]
 
 
+def test_compile_without_a_c_compiler_says_so(cache, tmp_path, monkeypatch):
+    engine_here = subprocess.run([sys.executable, "-c", "import provost.interpreter.engine as e; print(e.__file__)"],
+                                 capture_output=True, text=True, timeout=60).stdout
+    if engine_here.strip().endswith(".py"):
+        pytest.skip("the engine runs from its sources here: compile refuses before looking for a compiler")
+    monkeypatch.delenv("CC", raising=False)
+    nothing = tmp_path / "empty"
+    nothing.mkdir()
+    done = subprocess.run([sys.executable, "-m", "provost.tools.cli", "compile", "caylus"], capture_output=True,
+                          text=True, env=dict(os.environ, PATH=str(nothing)), timeout=300)
+    assert done.returncode == 2
+    assert "no C compiler" in done.stderr and "is not on PATH" in done.stderr and "Traceback" not in done.stderr
+    assert not [f for f in cache.iterdir() if f.name.startswith(native.module_name(""))]
+
+
 def test_the_engine_functions_a_rule_calls_are_called_through_c():
     # Ys calls room() and strength(), partials of prims_pieces' functions, and counts every list
     # it builds (runtime.counted): the generated source calls the cimported functions.

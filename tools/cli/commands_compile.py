@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
+import shutil
+import sysconfig
 import time
 
 from provost.dsl.diagnostics import UsageError, printable
@@ -36,6 +39,10 @@ def run_compile(args: argparse.Namespace) -> int:
         raise UsageError("compiled rules run only with the compiled engine, and the engine here runs from its "
                          "Python sources (%s): reinstall with Cython and a C compiler: pip install "
                          "'provost[native]', without PROVOST_NO_COMPILE" % _why_engine_from_source())
+    missing = _missing_compiler()
+    if missing:
+        raise UsageError("cannot compile %s here: no C compiler: '%s' (the one Python was built with, or $CC) "
+                         "is not on PATH" % (printable(args.ruleset), printable(missing)))
     start = time.perf_counter()
     try:
         path = compile_native(rs)
@@ -58,3 +65,12 @@ def _why_engine_from_source() -> str:
     if not accelerate.compiled_modules():
         return "it was installed without compiling it"
     return "its compiled copies no longer match its sources"
+
+
+def _missing_compiler() -> str | None:
+    """The C compiler the build would run (setuptools takes $CC, else Python's own), when it is
+    not on PATH: said in those words rather than as the build's "No such file or directory"."""
+    if os.name == "nt":
+        return None                 # MSVC is found by setuptools through the registry, not PATH
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    return command[0] if command and shutil.which(command[0]) is None else None
