@@ -84,7 +84,7 @@ FUNCTIONS: dict[str, Signature] = {
     "road_tiles": Signature(0, 0, says="the tiles on the road"),
     "owned_tiles": Signature(1, 1, says="the tiles on the road owned by {0}"),
     "multisets": Signature(2, 2, says="every way to pick {1} items from {0}, repeats allowed"),
-    "rank_by": Signature(1, 1, says="the items of rows [item, key, key...] ordered best first, larger keys winning"),
+    "rank_by": Signature(1, 1, says="the items of the rows [item, key, key...] of {0}, best first, larger keys winning"),
     "distinct": Signature(1, 1, says="{0} without repeats"),
     "combinations": Signature(2, 2, says="the different ways to pick {1} of {0}"),
     "tagged": Signature(1, 1, says="the spaces tagged {0}"),
@@ -111,6 +111,11 @@ FUNCTIONS: dict[str, Signature] = {
     "supply": Signature(1, 1, says="how many tiles of {0} are left beside the board (unlimited: -1)"),
     "piece_total": Signature(1, 1, says="how many {0} the acting player has, wherever they are"),
 }
+
+# The face a piece is laid with (`place_piece`'s last argument), as the interpreter reads it: `up`,
+# `down`, or `keep` (as it was).  They are symbols the game declares (`enum faces up, down, keep`).
+PIECE_FACES = ("up", "down", "keep")
+FACE_ARGUMENT = {"place_piece": 4}          # the index of the face among a primitive's arguments
 
 # Names that are always defined.  Context names exist only where a primitive binds them.
 # A resource's name is the resource itself (a symbol); `held(food)` is the amount.

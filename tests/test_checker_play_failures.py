@@ -1,7 +1,8 @@
 """Rules that used to check clean and fail only in play, now found by the checker at the line
 that causes them: a `repeat while` on names that keep their value (C804), a loop whose only way
 out is an option never offered (C806), an option taking lists of lists (T220), a worker placed with no counter
-'workers' to take it from (N103).  Each rule is
+'workers' to take it from (N103), a hand used where no player acts (T219), a game without a
+score (T209).  Each rule is
 the turn of tests/rules_failing_in_play.py's one-phase game."""
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ CASES = {
     # worker from the counter named 'workers', which these rules do not declare.
     "no_workers_counter": ("space yard:\n    slots 2\n", "        place_worker yard",
                            "12:9", "error", "N103", "counter 'workers'"),
+    # Failed in setup with E101 "TypeError: list indices must be integers or slices, not
+    # NoneType": a per-player zone (a hand) is the acting player's, and no player acts there.
+    "hand_outside_a_turn": ("zone hand per player visible owner\nsetup:\n    put coin, hand\n",
+                            "        put coin, hand", "10:15", "error", "T219", "'hand' is a per-player zone"),
 }
 
 
@@ -45,3 +50,14 @@ def test_the_checker_reports_what_failed_in_play(name, tmp_path, capsys):
     if severity == "error":           # play refuses the rules before the first step
         status, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1")
         assert status != 0 and "[%s]" % code in out + err and "while playing" not in out + err
+
+
+def test_a_game_without_a_score_is_reported_at_its_head(tmp_path, capsys):
+    # Ended with "internal error: KeyError" at the first prestige gained or at the final ranking.
+    path = tmp_path / "g.rules"
+    path.write_text((GAME % "        gain 1 coin").replace("    score pp\n", ""))
+    status, out, err = run(capsys, "check", str(path))
+    assert status == 1 and "%s:1:1: error: game 'g' names no score; add 'score RESOURCE'" % path in out + err
+    assert "(coin, pp) [T209]" in out + err
+    status, out, err = run(capsys, "play", str(path), "--players", "2", "--seed", "1")
+    assert status != 0 and "[T209]" in out + err and "internal error" not in out + err

@@ -56,7 +56,7 @@ def test_errors_exit_1_with_compiler_style_lines(broken, capsys):
 
 def test_json_format_is_one_object(broken, tmp_path, capsys):
     good = tmp_path / "good.rules"
-    good.write_text("game g:\n    players 2..4\n")
+    good.write_text("game g:\n    players 2..4\n    score pp\nresource pp\n")
     assert main(["check", "--format", "json", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
     assert err == ""

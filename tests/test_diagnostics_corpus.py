@@ -98,8 +98,8 @@ def _parse_case(chunk: list[str], source: str) -> Case:
         elif m and m.group(1) == "generate":
             # A game followed by comment lines: N lines in all, or at least N bytes.
             n, unit = int(m.group(2).split()[0]), m.group(2).split()[1]
-            head = b"game g:\n    players 2..4\n"
-            case.content = head + (b"# line\n" * (n - 2) if unit == "lines" else
+            head = b"game g:\n    players 2..4\n    score pp\nresource pp\n"
+            case.content = head + (b"# line\n" * (n - head.count(b"\n")) if unit == "lines" else
                                    (b"# " + b"x" * 77 + b"\n") * (n // 80 + 1))
         elif m and m.group(1) == "xfail":
             case.xfail = m.group(2)

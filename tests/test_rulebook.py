@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from provost.dsl.loader import load_checked
+from provost.dsl.primitives import FUNCTIONS
 from provost.dsl.prose import Prose
 from provost.tools.cli.commands_rulebook import build
 
@@ -61,3 +62,12 @@ def test_html_renders_in_headless_chromium(tmp_path):
                     "--user-data-dir=%s" % (tmp_path / "profile"), "--window-size=1200,1600",
                     "--screenshot=%s" % shot, page.as_uri()], capture_output=True, timeout=120)
     assert shot.exists() and shot.stat().st_size > 10_000       # a real page was drawn
+
+
+def test_a_library_function_says_what_it_is_given():
+    # rank_by's words once left out its rows: "let ranking be the items of rows [item, key...]".
+    prose = Prose([])
+    ranked = {"e": "call", "fn": "rank_by", "args": [{"e": "name", "id": "standings"}]}
+    assert "standings" in prose.expr(ranked)
+    for name, sig in FUNCTIONS.items():     # every argument a function takes shows in its words
+        assert all("{%d}" % i in sig.says for i in range(sig.min_args)), name

@@ -205,8 +205,9 @@ def check_undefined(ruleset) -> list[Diagnostic]:
         name = e["id"]
         if name in scope or sym.is_defined(name):
             continue
-        out.append(sym.diag(i, e, "N103", "undefined name '%s'%s"
-                            % (name, m.hint(name, ("names", scope), lambda: names_in(scope)))))
+        hint = ("; a piece's faces are symbols the game declares: enum faces %s" % ", ".join(P.PIECE_FACES)
+                if name in P.PIECE_FACES else m.hint(name, ("names", scope), lambda: names_in(scope)))
+        out.append(sym.diag(i, e, "N103", "undefined name '%s'%s" % (name, hint)))
     for a, scope, i, _ in uses.amounts:
         what = a["what"]
         if what in scope or sym.is_defined(what):

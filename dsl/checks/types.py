@@ -18,7 +18,7 @@ register("T205", "error", "the index is not a value of the counter's (or zone's)
 register("T206", "error", "argument of the wrong kind")
 register("T207", "error", "not a declared category")
 register("T208", "error", "unknown trigger event")
-register("T209", "error", "the game's score is not a resource")
+register("T209", "error", "the game's score is missing or is not a resource")
 register("T210", "error", "a round names something that is not a phase")
 register("T211", "error", "'of PLAYER' needs a per-player counter or a resource")
 register("T212", "error", "'by' does not name an enum")
@@ -143,6 +143,9 @@ the game would fail, or rank the players by something else, when it is scored.
                            # 'workers' is a counter
     resource pp
     counter workers per player
+
+A game that names no score at all is reported at its head, for the same reason: the first
+building's prestige, or the end of the game, would find nothing to count.
 
 Fix: name the points' resource, `score pp` (declare it with `resource pp "prestige"`).""")
 explain("T210", """
@@ -336,6 +339,9 @@ def check_arg_kinds(ruleset) -> list[Diagnostic]:
                     out.append(sym.diag(i, a, "T206", "argument %d of '%s' must be %s, not an amount"
                                         % (k + 1, name, _article(want) if want != "expr" else "a value")))
                 continue
+            if k == P.FACE_ARGUMENT.get(name):
+                out.extend(_face(name, k, a, scope, sym, i))
+                continue
             if want in VALUE_KINDS:
                 continue
             ref = _bare(a, scope, sym)
@@ -349,6 +355,16 @@ def check_arg_kinds(ruleset) -> list[Diagnostic]:
             elif want == "zone":       # a zone kept by an enum is one list per value: name the value
                 out.extend(_counter_index(ref, sym.of_kind["zone"][ref], None, scope, i, a, m, noun="zone"))
     return out
+
+
+def _face(name: str, k: int, a: dict, scope, sym, i: int) -> list[Diagnostic]:
+    """A face written as a name must be one the interpreter knows: any other lays the piece face down."""
+    ref = _bare(a, scope, sym)
+    if ref is None or ref in P.PIECE_FACES:
+        return []
+    return [sym.diag(i, a, "T206", "argument %d of '%s' is the face the piece is laid with, %s; '%s' would "
+                     "lay it face down%s" % (k + 1, name, ", ".join(P.PIECE_FACES), ref,
+                                             did_you_mean(ref, list(P.PIECE_FACES))))]
 
 
 # ------------------------------------------------------------------ counters (and zones) kept by an enum
@@ -480,7 +496,12 @@ def check_references(ruleset) -> list[Diagnostic]:
                     ", ".join(sorted(P.EVENTS)), did_you_mean(str(event), sorted(P.EVENTS)))))
         elif kind == "game":
             score = d.get("score")
-            if score is not None and score not in sym.resources:
+            if score is None:
+                # the winner, the result and every building's prestige are counted in it
+                out.append(sym.diag(i, d, "T209", "game '%s' names no score; add 'score RESOURCE', the resource "
+                                    "that decides who wins (%s)" % (
+                                        d.get("name"), ", ".join(sorted(sym.resources)) or "declare one with 'resource'")))
+            elif score not in sym.resources:
                 found = sym.kind(score)
                 out.append(sym.diag(i, sym.at(d, "score"), "T209", "the score of game '%s' must be a resource; '%s' %s%s" % (
                     d.get("name"), score, ("is %s" % _article(found)) if found else "is not declared",

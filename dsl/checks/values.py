@@ -13,8 +13,9 @@ a trigger whose event has one).  It reports only what is certain to fail when it
   numbers mixed, `[food, wood, 3]`, reported at the odd value).  A list or dictionary
   written out that holds a table entry beside other values (`[bonus[1], 1]`) is reported at the
   entry; a list of entries only is followed to where its entries are used (`sum`, an amount);
-- T219: something only a player can do or have (a per-player counter, `gain`, `held`) in a phase,
-  setup or final body outside any player's turn (`each player in ...`, `turns`, `as`).
+- T219: something only a player can do or have (a per-player counter or zone, `gain`, `held`) in a phase,
+  setup or final body outside any player's turn (`each player in ...`, `turns`, `as`), or in
+  the game's `ends_if`, tested after a round with no player acting.
 
 Unknown kinds (parameters, loop variables, attributes, lets with parameters) are never
 reported, and bodies entered from elsewhere (effects, tables, lets) have an unknown context, so
@@ -213,6 +214,9 @@ class _Check:
             if kind == "trigger" and d.get("event") in _NUMBERED_EVENTS:
                 params["target"] = NUM          # the round's number, not a space's name
             scope = _Scope(params, context)
+            if kind == "game":
+                self.game_conditions(d)
+                continue
             if kind == "table":
                 self.entries(d.get("entries") or [], scope)
                 continue
@@ -234,6 +238,13 @@ class _Check:
                             elif type(a) is dict and "e" in a:
                                 self.expr(a, scope)
         return self.out
+
+    def game_conditions(self, d):
+        """`ends_if` is tested after a round, with no player acting; `tiebreak` is worked out for
+        each player in turn, as that player."""
+        for key, context in (("ends_if", frozenset()), ("tiebreak", frozenset({"player"}))):
+            if type(d.get(key)) is dict and "e" in d[key]:
+                self.expr(d[key], _Scope({}, context))
 
     def entries(self, entries, scope):
         for e in entries:
@@ -403,6 +414,9 @@ class _Check:
                           "'%s of PLAYER' or put it inside 'each player in ...'" % (name, name))
             return ANY if c.get("by") is not None else NUM
         kind = sym.kind(name)
+        if kind == "zone" and sym.of_kind["zone"][name].get("scope") == "player" and not scope.has("player"):
+            self.diag(e, "T219", "'%s' is a per-player zone (each player has one) and no player is acting here; "
+                      "put it inside 'each player in ...', 'turns' or 'as'" % name)
         if kind in ("resource", "enum value", "space", "building", "category"):
             return SYM
         if kind == "enum":
