@@ -105,6 +105,16 @@ _KIND_ONE = {"number": "a number", "name": "a name", "list": "a list"}
 _KIND_MANY = {"number": "numbers", "name": "names", "list": "lists"}
 
 
+def _odd_ones(items, groups):
+    """The kind most of ``items`` are (of ``groups``, None for an item of no kind that counts)
+    and the items of another kind with theirs: none when fewer than two kinds are there."""
+    seen = [g for g in groups if g is not None]
+    if len(set(seen)) < 2:
+        return None, []
+    usual = max(seen, key=lambda g: (seen.count(g), -seen.index(g)))
+    return usual, [(x, g) for x, g in zip(items, groups) if g is not None and g != usual]
+
+
 def _may(k: str, group) -> bool:
     """True when a value of kind `k` (perhaps a union `a|b` from `or`, `and`, `if`) can be in `group`."""
     return any(m in group for m in k.split("|"))
@@ -496,16 +506,11 @@ class _Check:
         list beside numbers): it is read by key, and the rule reading it uses every entry alike,
         so the odd entry fails where it is read -- often in another file (a variant's `replace
         let` read by its base).  Reported at each value of a kind other than most of them; none
-        is left alone (a placeholder)."""
-        groups = [_GROUP.get(k) for k in kinds]
-        seen = [g for g in groups if g is not None]
-        if len(set(seen)) < 2:
-            return
-        usual = max(seen, key=lambda g: (seen.count(g), -seen.index(g)))
-        for v, g in zip(values, groups):
-            if g is not None and g != usual:
-                self.diag(v, "T218", "%s in a dictionary of %s: a rule reads every entry of a dictionary "
-                          "the same way, so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
+        may stand for a missing value beside any kind."""
+        usual, odd = _odd_ones(values, [_GROUP.get(k) for k in kinds])
+        for v, g in odd:
+            self.diag(v, "T218", "%s in a dictionary of %s: a rule reads every entry of a dictionary "
+                      "the same way, so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
 
     def _mark_tuples(self, items):
         """Lists written out as the items of a list, the values of a dictionary or the item of a
@@ -520,14 +525,10 @@ class _Check:
         its base).  Reported at each item of the kind fewer items have; none stays allowed."""
         plain = [("number" if x.get("e") == "int" else "name") if k == (NUM if x.get("e") == "int" else SYM)
                  and x.get("e") in ("int", "name") else None for x, k in zip(items, kinds)]
-        seen = [g for g in plain if g is not None]
-        if len(set(seen)) < 2:
-            return
-        usual = max(seen, key=lambda g: (seen.count(g), -seen.index(g)))
-        for x, g in zip(items, plain):
-            if g is not None and g != usual:
-                self.diag(x, "T218", "%s in a list of %s: a rule reads every item of a list the same way, "
-                          "so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
+        usual, odd = _odd_ones(items, plain)
+        for x, g in odd:
+            self.diag(x, "T218", "%s in a list of %s: a rule reads every item of a list the same way, "
+                      "so this one would fail where it is read" % (_KIND_ONE[g], _KIND_MANY[usual]))
 
     def entries_beside_values(self, items, kinds, what):
         """A list or dictionary written out with a table entry (or a table, or a list of entries)
